@@ -1,0 +1,104 @@
+/*
+ * backend.h - what a backend provides, and the client it works for.
+ *
+ * A backend gives every op it supports a meaning on its target (a local
+ * file system, the tbench wire, an SMB or NFS server).  The core expands the
+ * op's paths and numbers for the client (c->path, c->num), calls the
+ * handler, times it, and compares the status it returns with the expected
+ * one.  A handler returns a status in the op's domain (NT status, nfsstat3
+ * or nlm4_stats), sets c->bytes to the bytes it moved, and returns
+ * STATUS_FATAL (with c->error set) when the client cannot go on, e.g. when
+ * the connection to the server is lost.
+ *
+ * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
+ */
+#ifndef DBENCH_BACKEND_H
+#define DBENCH_BACKEND_H
+
+#include <limits.h>
+#include <stdint.h>
+
+#include "op.h"
+#include "options.h"
+
+#define STATUS_FATAL UINT32_MAX
+
+struct slot;
+struct poptOption;
+
+struct client {
+	int id;			/* 0-based client number */
+	int nclients;		/* clients in the run */
+	const struct options *opt;
+	const struct program *prog;
+	struct slot *slot;	/* this client's stats slot (shared memory) */
+	char name[24];		/* "client7": replaces the client1 component */
+	size_t namelen;
+	void *priv;		/* the backend's per-client state */
+
+	/* Arguments of the op being run, expanded for this client. */
+	char path[MAX_PATHS][PATH_MAX]; /* relative to the share root */
+	int64_t num[MAX_NUMS];
+	uint64_t bytes;		/* set by the handler: bytes moved */
+	const struct op *op;	/* the op being run */
+
+	/* Interpreter state. */
+	uint32_t pc;		/* next op */
+	uint64_t pass;		/* passes completed */
+	uint64_t pass_start_ns;	/* when this pass started */
+	uint64_t due_ns;	/* earliest start of the next op (pacing) */
+	uint64_t rate_start_ns, rate_bytes; /* -R pacing */
+	uint64_t rng[2];	/* xoroshiro128+ state */
+	uint32_t loop_left[MAX_LOOP_DEPTH];
+	uint32_t loop_depth;
+	int64_t last[OP_COUNT][MAX_NUMS]; /* previous values, for '+N' */
+	char randstr[MAX_RANDSTR][64];
+	uint8_t randstr_len[MAX_RANDSTR];
+	int writepattern;	/* WRITEPATTERN on: verifiable data */
+	int sp;			/* last SETSP value */
+	int mismatch_printed;	/* mismatch messages printed so far */
+	int finished;		/* left the op loop */
+
+	char error[256];	/* why the client failed */
+};
+
+struct backend {
+	const char *name;
+	const char *description;
+	/* The backend's own command-line options (popt), or NULL; listed in
+	 * --help under `options_title`. */
+	const struct poptOption *options;
+	const char *options_title;
+	/* In the parent, once, before any client starts: check the options
+	 * (server reachable, share given, ...).  Return 0, or -1 after
+	 * printing one line to stderr. */
+	int (*init)(struct options *opt);
+	/* In the client, before the release: connect, prepare.  Return 0, or
+	 * -1 with c->error set. */
+	int (*setup)(struct client *c);
+	/* In the client, at the end: close handles, disconnect. */
+	void (*teardown)(struct client *c);
+	/* Remove a tree (a file or a directory and everything under it)
+	 * without following symlinks; 0 if it is gone (or never existed). */
+	int (*remove_tree)(struct client *c, const char *path);
+	/* Does the path exist?  1 yes, 0 no, -1 error (c->error set). */
+	int (*exists)(struct client *c, const char *path);
+	/* Handlers, indexed by op id; NULL where the backend lacks the op
+	 * (a loadfile using it is refused at load time). */
+	uint32_t (*op[OP_COUNT])(struct client *c, const struct op *op);
+};
+
+/* All backends built into this program, NULL-terminated. */
+extern const struct backend *const backends[];
+const struct backend *backend_find(const char *name);
+
+extern const struct backend fileio_backend;
+extern const struct backend sockio_backend;
+#ifdef HAVE_SMB
+extern const struct backend smb_backend;
+#endif
+#ifdef HAVE_NFS
+extern const struct backend nfs_backend;
+#endif
+
+#endif

@@ -1,0 +1,52 @@
+/*
+ * op.c - the op table built from ops.def, and op lookup by name.
+ *
+ * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
+ */
+#include "config.h"
+
+#include <string.h>
+#include <strings.h>
+
+#include "op.h"
+
+const struct op_info op_info[OP_COUNT] = {
+#define OP(sym, name_, display_, group_, args_, domain_) \
+	[OP_##sym] = { .name = name_, .display = display_, .args = args_, \
+		       .group = GROUP_##group_, .domain = DOMAIN_##domain_ },
+#include "ops.def"
+#undef OP
+};
+
+const char *const group_name[GROUP_COUNT] = {
+	[GROUP_READ] = "Read",
+	[GROUP_WRITE] = "Write",
+	[GROUP_OPENCLOSE] = "Open/Close",
+	[GROUP_ATTRIBUTES] = "Attributes",
+	[GROUP_DIRECTORY] = "Directory",
+	[GROUP_LOCKING] = "Locking",
+};
+
+/* Words that name the same op as another (SMB capture spellings). */
+static const struct {
+	const char *word;
+	enum op_id id;
+} aliases[] = {
+	{ "MKDIR", OP_MKDIR },
+	{ "RMDIR", OP_RMDIR },
+	{ "UNLINK", OP_UNLINK },
+	{ "RENAME", OP_RENAME },
+	{ "DELTREE", OP_DELTREE },
+	{ "FLUSH", OP_FLUSH },
+};
+
+int op_lookup(const char *word, size_t len)
+{
+	for (int i = 0; i < OP_COUNT; i++)
+		if (strlen(op_info[i].name) == len && memcmp(op_info[i].name, word, len) == 0)
+			return i;
+	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
+		if (strlen(aliases[i].word) == len && memcmp(aliases[i].word, word, len) == 0)
+			return aliases[i].id;
+	return -1;
+}

@@ -1,0 +1,60 @@
+/*
+ * options.h - the parsed command line: the only global mutable state.
+ *
+ * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
+ */
+#ifndef DBENCH_OPTIONS_H
+#define DBENCH_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct poptOption;
+
+struct options {
+	const char *progname;	/* "dbench" or "tbench" */
+	int nprocs;		/* client processes (NPROCS) */
+	int clients_per_process;
+	int timelimit;		/* seconds of measurement (-t) */
+	int warmup;		/* seconds of warmup before it; -1: default */
+	const char *loadfile;	/* -c, or found by loadfile_default() */
+	const char *directory;	/* -D: the share root for fileio */
+	const char *backend;	/* -B */
+	const char *tcp_options; /* -T: socket options (sockio) */
+	const char *server;	/* --server or tbench's SERVER */
+	int port;		/* --port, 0: the backend's default */
+	double target_rate;	/* -R: MB/sec per client, 0: unpaced */
+	int sync_open;		/* -s: O_SYNC */
+	int sync_dirs;		/* -S: fsync directories after changes */
+	int do_fsync;		/* -F: fsync after every write */
+	int ea_enable;		/* -x: DOS attributes in an xattr */
+	int no_resolve;		/* --no-resolve */
+	int one_byte_write_fix;	/* --one-byte-write-fix */
+	int stat_check;		/* --stat-check */
+	int fake_io;		/* --fake-io */
+	int skip_cleanup;	/* --skip-cleanup */
+	int per_client_results;	/* --per-client-results */
+	int run_once;		/* --run-once: one pass per client */
+	int passes;		/* --passes N: N passes per client, 0: timed */
+	int machine_readable;	/* --machine-readable */
+	int check_loadfile;	/* --check-loadfile: validate and summarize */
+	int allow_mismatch;	/* --allow-mismatch: mismatches don't fail the run */
+	int show_mismatches;	/* --show-mismatches N: print the first N (default 10) */
+	int latency_report;	/* --latency: the full response-time report */
+	const char *json;	/* --json FILE ('-' stdout) */
+	const char *csv_series;	/* --csv-series FILE */
+	uint64_t seed;		/* --seed */
+	bool seed_given;
+	int verbose;		/* -v */
+	int nclients;		/* nprocs * clients_per_process */
+	int argc;		/* the command line, for the JSON report */
+	const char **argv;
+};
+
+extern struct options options;
+
+/* Parse and validate argv into `options`.  Exits with status 2 (and one
+ * line on stderr) on any bad value; exits 0 after --help/--version. */
+void options_parse(int argc, const char **argv);
+
+#endif
