@@ -69,6 +69,7 @@ struct client {
 	int writepattern;	/* WRITEPATTERN on: verifiable data */
 	int finished;		/* left the op loop */
 	int priv_ready;		/* backend setup succeeded */
+	int cleanup_only;	/* set up only to remove what the run made */
 	int failed;		/* stopped by a fatal error */
 
 	char error[256];	/* why the client failed */

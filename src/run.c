@@ -230,7 +230,7 @@ static int final_cleanup(const struct program *prog, const struct backend *be, s
 	for (uint32_t r = 0; r < prog->nshared_roots; r++)
 		if (!sh->root_existed[r])
 			need = 1;
-	if (!need)
+	if (!need || options.skip_cleanup)
 		return 0;
 	pid = fork();
 	if (pid < 0)
@@ -243,6 +243,7 @@ static int final_cleanup(const struct program *prog, const struct backend *be, s
 		set_handler(SIGTERM, SIG_DFL);
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		client_init(&c, 0, &options, prog, be, sh, options.seed);
+		c.cleanup_only = 1;
 		if (be->setup(&c) < 0) {
 			fprintf(stderr, "%s: cleanup: %s\n", options.progname, c.error);
 			_exit(1);
@@ -393,8 +394,7 @@ void run_benchmark(const struct program *prog, const struct backend *be, struct 
 		reap(&pr, sh, 1);
 		res->setup_failed = 1;
 		res->signal = parent_signal;
-		final_cleanup(prog, be, sh);
-		free(pr.pid);
+		free(pr.pid);	/* nothing was released, so nothing was made */
 		return;
 	}
 
