@@ -119,7 +119,7 @@ void options_parse(int argc, const char **argv)
 		{ "directory", 'D', POPT_ARG_STRING, &options.directory, 0,
 		  "the directory to work in, the share root of the fileio backend (default .)", "DIR" },
 		{ "backend", 'B', POPT_ARG_STRING, &options.backend, 0,
-		  "fileio, sockio (tbench)" BACKEND_LIST_HELP " (default fileio; tbench: sockio)", "NAME" },
+		  "fileio, sockio (tbench)" BACKEND_LIST_HELP ", null (default fileio; tbench: sockio)", "NAME" },
 		{ "target-rate", 'R', POPT_ARG_STRING, &text.rate, 0,
 		  "pace each client to RATE MB/sec (0: as fast as possible)", "RATE" },
 		{ "warmup", 0, POPT_ARG_STRING, &text.warmup, 0,
