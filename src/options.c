@@ -202,6 +202,7 @@ void options_parse(int argc, const char **argv)
 	}
 
 	int_option(pc, "-t", text.timelimit, &options.timelimit, 0, 100000000);
+	options.timelimit_given = text.timelimit != NULL;
 	int_option(pc, "--warmup", text.warmup, &options.warmup, 0, 100000000);
 	int_option(pc, "--passes", text.passes, &options.passes, 1, INT32_MAX);
 	int_option(pc, "--clients-per-process", text.cpp, &options.clients_per_process, 1, 100000);
