@@ -46,6 +46,8 @@ static void print_check(const struct program *prog, const struct backend *be)
 	if (prog->timestamps)
 		printf("Duration:       %.3f sec (by the timestamps)\n", ps.duration);
 	printf("Netbench scale: %g\n", prog->nbscale);
+	printf("Stats per client: %.1f KiB of shared memory (%u operations in use)\n",
+	       (double)slot_size_for(prog) / 1024, prog->nstats);
 }
 
 int main(int argc, const char **argv)
