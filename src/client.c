@@ -105,7 +105,8 @@ static void randomstring(struct client *c, const struct op *op)
 				members[m++] = pat[j];
 			}
 		}
-		c->randstr[slot][n++] = members[rng_next(c->nc.rng) % m];
+		if (m)	/* the compiler refused empty sets */
+			c->randstr[slot][n++] = members[rng_next(c->nc.rng) % m];
 		i = j;
 	}
 	c->randstr[slot][n] = '\0';
