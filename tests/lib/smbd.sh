@@ -169,8 +169,11 @@ _smbd_signal_all() {
 		pgid=$(ps -o pgid= -p "$SMBD_PID" | tr -d ' ')
 		if [ "$pgid" = "$SMBD_PID" ] && [ "$pgid" != "$(srv_own_pgid)" ]; then
 			kill "-$1" -- "-$pgid" 2>/dev/null || true
+			# A stopped (SIGSTOP) smbd acts on SIGTERM only once continued.
+			kill -CONT -- "-$pgid" 2>/dev/null || true
 		else
 			kill "-$1" "$SMBD_PID" 2>/dev/null || true
+			kill -CONT "$SMBD_PID" 2>/dev/null || true
 		fi
 	elif [ "$1" = KILL ] && [ -n "$SMBD_PID" ] &&
 		[ "$SMBD_PID" != "$(srv_own_pgid)" ]; then
@@ -180,6 +183,7 @@ _smbd_signal_all() {
 	if [ -n "$dcerpcd" ] && srv_alive "$dcerpcd" &&
 		[ "$(cat "/proc/$dcerpcd/comm" 2>/dev/null)" = samba-dcerpcd ]; then
 		kill "-$1" "$dcerpcd" 2>/dev/null || true
+		kill -CONT "$dcerpcd" 2>/dev/null || true
 		_SMBD_DCERPCD=$dcerpcd
 	fi
 }

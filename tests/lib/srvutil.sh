@@ -46,7 +46,8 @@ srv_wait_gone() {
 		sleep 0.05
 	done
 	for pid in "$@"; do
-		wait "$pid" 2>/dev/null || true
+		# The braces also silence bash's "Killed" notice for the job.
+		{ wait "$pid"; } 2>/dev/null || true
 	done
 	[ -z "$busy" ]
 }
