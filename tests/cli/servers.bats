@@ -177,6 +177,21 @@ nfs_round_trip() {
 	assert_nfs_gone "$ns" "$unshare_pid" "$dir"
 }
 
+@test "nfs: NFS_ENABLE_NLM=1 serves NLM v4 (with rpc.statd), nothing left" {
+	local ns unshare_pid dir
+
+	NFS_ENABLE_NLM=1 srv_start_or_skip nfs_ns_start
+	ns=$_NFS_NETNS
+	unshare_pid=$_NFS_UNSHARE_PID
+	dir=$NFS_DIR
+	run nfs_ns_exec rpcinfo -p 127.0.0.1
+	[ "$status" -eq 0 ]
+	[[ "$output" == *nlockmgr* ]]
+	[[ "$output" == *status* ]]
+	nfs_stop
+	assert_nfs_gone "$ns" "$unshare_pid" "$dir"
+}
+
 @test "nfs: a missing tool is a skip (code 77) with the reason" {
 	run env PATH=/nonexistent /bin/bash -c \
 		". '$BATS_TEST_DIRNAME/../lib/nfs.sh'; nfs_ns_start"

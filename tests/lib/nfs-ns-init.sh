@@ -5,12 +5,15 @@
 # This script, run by `unshare` as pid 1 there, starts rpcbind and ganesha,
 # reports in DIR/ns-state, then holds the namespace open and reaps.  On
 # SIGTERM it stops ganesha and rpcbind and exits; its death ends the
-# namespace.  Usage: bash nfs-ns-init.sh DIR
+# namespace.  Usage: bash nfs-ns-init.sh DIR [nlm]
+# With `nlm`, rpc.statd runs too: ganesha's NLM needs it to grant locks.
 #
 # Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
 
 dir=$1
+nlm=${2:-}
 rpcbind_pid=
+statd_pid=
 ganesha_pid=
 
 fail() {
@@ -21,6 +24,8 @@ fail() {
 stop_all() {
 	[ -n "$ganesha_pid" ] && kill -TERM "$ganesha_pid" 2>/dev/null
 	[ -n "$ganesha_pid" ] && wait "$ganesha_pid" 2>/dev/null
+	[ -n "$statd_pid" ] && kill -TERM "$statd_pid" 2>/dev/null
+	[ -n "$statd_pid" ] && wait "$statd_pid" 2>/dev/null
 	[ -n "$rpcbind_pid" ] && kill -TERM "$rpcbind_pid" 2>/dev/null
 	[ -n "$rpcbind_pid" ] && wait "$rpcbind_pid" 2>/dev/null
 	exit 0
@@ -45,6 +50,18 @@ for (( i = 0; i < 100; i++ )); do
 	sleep 0.05
 done
 (( i < 100 )) || fail "rpcbind did not answer within 5s"
+
+if [ "$nlm" = nlm ]; then
+	mkdir -p /var/lib/nfs/sm /var/lib/nfs/sm.bak
+	rpc.statd -F -L </dev/null >"$dir/statd.out" 2>&1 &
+	statd_pid=$!
+	for (( i = 0; i < 100; i++ )); do
+		rpcinfo -p 127.0.0.1 2>/dev/null | grep -q ' status$' && break
+		kill -0 "$statd_pid" 2>/dev/null || fail "rpc.statd exited: $(tail -n 2 "$dir/statd.out")"
+		sleep 0.05
+	done
+	(( i < 100 )) || fail "rpc.statd did not register within 5s"
+fi
 
 ganesha.nfsd -F -f "$dir/ganesha.conf" -L "$dir/ganesha.log" \
 	-p "$dir/ganesha.pid" </dev/null >"$dir/ganesha.out" 2>&1 &

@@ -14,7 +14,7 @@
 # Return codes: 0 done; 1 failed (message on stderr and in NFS_ERROR);
 # 77 cannot run here: a tool is missing or the kernel refuses namespaces
 # (reason in NFS_ERROR).  Set NFS_ENABLE_NLM=1 before nfs_ns_start to have
-# ganesha serve NLM (byte-range locks) too.
+# ganesha serve NLM (byte-range locks) too, with rpc.statd beside it.
 #
 # Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
 
@@ -126,6 +126,8 @@ nfs_ns_start() {
 	NFS_ERROR=
 	missing=$(srv_missing unshare nsenter ip rpcbind rpcinfo ganesha.nfsd \
 		nfs-ls pgrep timeout)
+	[ -n "$missing" ] || [ "${NFS_ENABLE_NLM:-0}" != 1 ] ||
+		missing=$(srv_missing rpc.statd)
 	[ -z "$missing" ] ||
 		{ _nfs_error "$missing is not installed"; return "$SRV_SKIP"; }
 	if srv_alive "${NFS_NS_PID:-}"; then
@@ -147,6 +149,7 @@ nfs_ns_start() {
 	# whole namespace.  fd 3 is closed for bats.
 	unshare --net --mount --propagation private --pid --fork --kill-child \
 		--mount-proc bash "$_SRV_LIB_DIR/nfs-ns-init.sh" "$NFS_DIR" \
+		"$([ "${NFS_ENABLE_NLM:-0}" = 1 ] && echo nlm)" \
 		</dev/null >"$NFS_DIR/ns.out" 2>&1 3>&- &
 	_NFS_UNSHARE_PID=$!
 	export NFS_DIR NFS_EXPORT_DIR NFS_URL _NFS_UNSHARE_PID
