@@ -16,6 +16,10 @@
 # (reason in NFS_ERROR).  Set NFS_ENABLE_NLM=1 before nfs_ns_start to have
 # ganesha serve NLM (byte-range locks) too, with rpc.statd beside it.
 #
+# Call the start function directly, not under bats' `run` (a subshell would
+# lose the variables it sets).  In bats: `srv_start_or_skip nfs_ns_start` skips the
+# test, with the reason, when the machine cannot run the server.
+#
 # Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
 
 # Where this file is (no external tools: the missing-tool check comes later).
@@ -130,6 +134,8 @@ nfs_ns_start() {
 		missing=$(srv_missing rpc.statd)
 	[ -z "$missing" ] ||
 		{ _nfs_error "$missing is not installed"; return "$SRV_SKIP"; }
+	[ "$(id -u)" = 0 ] ||
+		{ _nfs_error "needs root (namespaces, rpcbind)"; return "$SRV_SKIP"; }
 	if srv_alive "${NFS_NS_PID:-}"; then
 		_nfs_error "already running (namespace pid $NFS_NS_PID); call nfs_stop first"
 		return 1

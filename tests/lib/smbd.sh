@@ -14,6 +14,10 @@
 # Return codes: 0 done; 1 failed (message on stderr and in SMBD_ERROR);
 # 77 cannot run here, e.g. samba is not installed (reason in SMBD_ERROR).
 #
+# Call the start function directly, not under bats' `run` (a subshell would
+# lose the variables it sets).  In bats: `srv_start_or_skip smbd_start` skips the
+# test, with the reason, when the machine cannot run the server.
+#
 # Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
 
 # Where this file is (no external tools: the missing-tool check comes later).
@@ -117,6 +121,8 @@ smbd_start() {
 	missing=$(srv_missing smbd smbclient smbpasswd perl pgrep timeout)
 	[ -z "$missing" ] ||
 		{ _smbd_error "$missing is not installed"; return "$SRV_SKIP"; }
+	[ "$(id -u)" = 0 ] ||
+		{ _smbd_error "needs root (the share is served as root)"; return "$SRV_SKIP"; }
 	if srv_alive "${SMBD_PID:-}"; then
 		_smbd_error "already running (pid $SMBD_PID); call smbd_stop first"
 		return 1
