@@ -34,6 +34,7 @@ NFS_STOP_SECONDS=5	# after this, the namespace is killed outright
 # _nfs_error MESSAGE: report why and remember it (in NFS_ERROR, SRV_ERROR).
 _nfs_error() {
 	NFS_ERROR="nfs: $1"
+	# shellcheck disable=SC2034 # read by srv_start_or_skip and tests
 	SRV_ERROR=$NFS_ERROR
 	echo "$NFS_ERROR" >&2
 }
@@ -215,7 +216,9 @@ nfs_stop() {
 	left=$(srv_netns_procs "${_NFS_NETNS:-}")
 	if [ -n "$left" ]; then
 		# --kill-child failed us: kill what is left of the namespace.
+		# shellcheck disable=SC2086 # $left is a list of pids
 		kill -KILL $left 2>/dev/null || true
+		# shellcheck disable=SC2086
 		srv_wait_gone 5 $left || true
 		left=$(srv_netns_procs "${_NFS_NETNS:-}")
 	fi

@@ -32,6 +32,7 @@ SMBD_STOP_SECONDS=10	# after this, SIGTERM becomes SIGKILL
 # _smbd_error MESSAGE: report why and remember it (in SMBD_ERROR, SRV_ERROR).
 _smbd_error() {
 	SMBD_ERROR="smbd: $1"
+	# shellcheck disable=SC2034 # read by srv_start_or_skip and tests
 	SRV_ERROR=$SMBD_ERROR
 	echo "$SMBD_ERROR" >&2
 }
@@ -138,7 +139,7 @@ smbd_start() {
 	export SMBD_DIR SMBD_CONF SMBD_SHARE_DIR SMBD_PRIVATE_DIR SMBD_USER SMBD_PASS
 
 	# The port may be taken between the probe and smbd's bind: try again.
-	for try in 1 2 3; do
+	for (( try = 0; try < 3; try++ )); do
 		rc=0
 		_smbd_launch || rc=$?
 		[ "$rc" -eq 1 ] || break
