@@ -26,6 +26,7 @@
 _SRV_LIB_DIR=${BASH_SOURCE[0]%/*}
 [ "$_SRV_LIB_DIR" = "${BASH_SOURCE[0]}" ] && _SRV_LIB_DIR=.
 _SRV_LIB_DIR=$(cd "$_SRV_LIB_DIR" && pwd)
+# shellcheck source=tests/lib/srvutil.sh
 . "$_SRV_LIB_DIR/srvutil.sh"
 
 NFS_READY_SECONDS=15	# give up waiting for a starting server after this
