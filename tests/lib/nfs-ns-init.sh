@@ -22,7 +22,9 @@ fail() {
 }
 
 stop_all() {
+	# SIGCONT too: a test may have stopped ganesha to play a hung server.
 	[ -n "$ganesha_pid" ] && kill -TERM "$ganesha_pid" 2>/dev/null
+	[ -n "$ganesha_pid" ] && kill -CONT "$ganesha_pid" 2>/dev/null
 	[ -n "$ganesha_pid" ] && wait "$ganesha_pid" 2>/dev/null
 	[ -n "$statd_pid" ] && kill -TERM "$statd_pid" 2>/dev/null
 	[ -n "$statd_pid" ] && wait "$statd_pid" 2>/dev/null

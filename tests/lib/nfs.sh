@@ -16,12 +16,17 @@
 # (reason in NFS_ERROR).  Set NFS_ENABLE_NLM=1 before nfs_ns_start to have
 # ganesha serve NLM (byte-range locks) too, with rpc.statd beside it.
 #
+# Call the start function directly, not under bats' `run` (a subshell would
+# lose the variables it sets).  In bats: `srv_start_or_skip nfs_ns_start` skips the
+# test, with the reason, when the machine cannot run the server.
+#
 # Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
 
 # Where this file is (no external tools: the missing-tool check comes later).
 _SRV_LIB_DIR=${BASH_SOURCE[0]%/*}
 [ "$_SRV_LIB_DIR" = "${BASH_SOURCE[0]}" ] && _SRV_LIB_DIR=.
 _SRV_LIB_DIR=$(cd "$_SRV_LIB_DIR" && pwd)
+# shellcheck source=tests/lib/srvutil.sh
 . "$_SRV_LIB_DIR/srvutil.sh"
 
 NFS_READY_SECONDS=15	# give up waiting for a starting server after this
@@ -30,6 +35,7 @@ NFS_STOP_SECONDS=5	# after this, the namespace is killed outright
 # _nfs_error MESSAGE: report why and remember it (in NFS_ERROR, SRV_ERROR).
 _nfs_error() {
 	NFS_ERROR="nfs: $1"
+	# shellcheck disable=SC2034 # read by srv_start_or_skip and tests
 	SRV_ERROR=$NFS_ERROR
 	echo "$NFS_ERROR" >&2
 }
@@ -130,6 +136,8 @@ nfs_ns_start() {
 		missing=$(srv_missing rpc.statd)
 	[ -z "$missing" ] ||
 		{ _nfs_error "$missing is not installed"; return "$SRV_SKIP"; }
+	[ "$(id -u)" = 0 ] ||
+		{ _nfs_error "needs root (namespaces, rpcbind)"; return "$SRV_SKIP"; }
 	if srv_alive "${NFS_NS_PID:-}"; then
 		_nfs_error "already running (namespace pid $NFS_NS_PID); call nfs_stop first"
 		return 1
@@ -209,7 +217,9 @@ nfs_stop() {
 	left=$(srv_netns_procs "${_NFS_NETNS:-}")
 	if [ -n "$left" ]; then
 		# --kill-child failed us: kill what is left of the namespace.
+		# shellcheck disable=SC2086 # $left is a list of pids
 		kill -KILL $left 2>/dev/null || true
+		# shellcheck disable=SC2086
 		srv_wait_gone 5 $left || true
 		left=$(srv_netns_procs "${_NFS_NETNS:-}")
 	fi

@@ -14,12 +14,17 @@
 # Return codes: 0 done; 1 failed (message on stderr and in SMBD_ERROR);
 # 77 cannot run here, e.g. samba is not installed (reason in SMBD_ERROR).
 #
+# Call the start function directly, not under bats' `run` (a subshell would
+# lose the variables it sets).  In bats: `srv_start_or_skip smbd_start` skips the
+# test, with the reason, when the machine cannot run the server.
+#
 # Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
 
 # Where this file is (no external tools: the missing-tool check comes later).
 _SRV_LIB_DIR=${BASH_SOURCE[0]%/*}
 [ "$_SRV_LIB_DIR" = "${BASH_SOURCE[0]}" ] && _SRV_LIB_DIR=.
 _SRV_LIB_DIR=$(cd "$_SRV_LIB_DIR" && pwd)
+# shellcheck source=tests/lib/srvutil.sh
 . "$_SRV_LIB_DIR/srvutil.sh"
 
 SMBD_READY_SECONDS=15	# give up waiting for a starting smbd after this
@@ -28,6 +33,7 @@ SMBD_STOP_SECONDS=10	# after this, SIGTERM becomes SIGKILL
 # _smbd_error MESSAGE: report why and remember it (in SMBD_ERROR, SRV_ERROR).
 _smbd_error() {
 	SMBD_ERROR="smbd: $1"
+	# shellcheck disable=SC2034 # read by srv_start_or_skip and tests
 	SRV_ERROR=$SMBD_ERROR
 	echo "$SMBD_ERROR" >&2
 }
@@ -117,6 +123,8 @@ smbd_start() {
 	missing=$(srv_missing smbd smbclient smbpasswd perl pgrep timeout)
 	[ -z "$missing" ] ||
 		{ _smbd_error "$missing is not installed"; return "$SRV_SKIP"; }
+	[ "$(id -u)" = 0 ] ||
+		{ _smbd_error "needs root (the share is served as root)"; return "$SRV_SKIP"; }
 	if srv_alive "${SMBD_PID:-}"; then
 		_smbd_error "already running (pid $SMBD_PID); call smbd_stop first"
 		return 1
@@ -132,7 +140,7 @@ smbd_start() {
 	export SMBD_DIR SMBD_CONF SMBD_SHARE_DIR SMBD_PRIVATE_DIR SMBD_USER SMBD_PASS
 
 	# The port may be taken between the probe and smbd's bind: try again.
-	for try in 1 2 3; do
+	for (( try = 0; try < 3; try++ )); do
 		rc=0
 		_smbd_launch || rc=$?
 		[ "$rc" -eq 1 ] || break
