@@ -177,12 +177,14 @@ void latency_report(FILE *out, const struct program *prog, const struct result_t
 		fprintf(out, "\n");
 	}
 
-	fprintf(out, "Distribution by decade: count, %%, cumulative %%:\n");
+	fprintf(out, "Distribution by decade per operation: count, %%, cumulative %%:\n");
 	for (unsigned k = 0; k < t->nstats; k++)
 		distribution(out, op_name(prog, k), &t->op[k]);
+	fprintf(out, "\nDistribution by decade per group:\n");
 	for (int g = 0; g < GROUP_COUNT; g++)
 		distribution(out, group_name[g], &t->group[g]);
 	if (paced) {
+		fprintf(out, "\nDistribution by decade of the paced run's lag and response time:\n");
 		distribution(out, "Schedule lag", &t->lag);
 		distribution(out, "Response (lag + service)", &t->response);
 	}
