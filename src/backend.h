@@ -118,6 +118,7 @@ const struct backend *backend_find(const char *name);
 
 extern const struct backend fileio_backend;
 extern const struct backend sockio_backend;
+extern const struct backend null_backend;
 #ifdef HAVE_SMB
 extern const struct backend smb_backend;
 #endif

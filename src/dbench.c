@@ -48,6 +48,8 @@ static void print_check(const struct program *prog, const struct backend *be)
 	if (prog->timestamps)
 		printf("Duration:       %.3f sec (by the timestamps)\n", ps.duration);
 	printf("Netbench scale: %g\n", prog->nbscale);
+	printf("Stats per client: %.1f KiB of shared memory (%u operations in use)\n",
+	       (double)slot_size_for(prog) / 1024, prog->nstats);
 }
 
 int main(int argc, const char **argv)
@@ -64,15 +66,19 @@ int main(int argc, const char **argv)
 	prog = program_load(options.loadfile, stderr);
 	if (!prog)
 		return EXIT_USAGE;
-	if (program_check_backend(prog, be, stderr) < 0)
+	if (program_check_backend(prog, be, stderr) < 0) {
+		program_free(prog);
 		return EXIT_USAGE;
+	}
 	if (options.check_loadfile) {
 		print_check(prog, be);
 		program_free(prog);
 		return 0;
 	}
-	if (be->init && be->init(&options) < 0)
+	if (be->init && be->init(&options) < 0) {
+		program_free(prog);
 		return EXIT_USAGE;
+	}
 	machine_stdout_prepare();
 	report_banner(prog);
 	sh = shared_create(prog, options.nclients);

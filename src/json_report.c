@@ -210,7 +210,8 @@ static json_t *window_json(const struct run_result *res)
 	json_t *obj = json_object();
 
 	set(obj, "warmup_sec", json_integer(options.warmup));
-	set(obj, "timelimit_sec", options.passes ? json_null() : json_integer(options.timelimit));
+	set(obj, "timelimit_sec", options.passes && !options.timelimit_given ? json_null() :
+				  json_integer(options.timelimit));
 	set(obj, "passes_per_client", options.passes ? json_integer(options.passes) : json_null());
 	set(obj, "start_sec", json_real((double)(res->measure_start_ns - res->release_ns) / 1e9));
 	set(obj, "duration_sec", json_real(run_window(res)));

@@ -147,7 +147,7 @@ void options_parse(int argc, const char **argv)
 		{ "directory", 'D', POPT_ARG_STRING, &options.directory, 0,
 		  "the directory to work in, the share root of the fileio backend (default .)", "DIR" },
 		{ "backend", 'B', POPT_ARG_STRING, &options.backend, 0,
-		  "fileio, sockio (tbench)" BACKEND_LIST_HELP " (default fileio; tbench: sockio)", "NAME" },
+		  "fileio, sockio (tbench)" BACKEND_LIST_HELP ", null (default fileio; tbench: sockio)", "NAME" },
 		{ "target-rate", 'R', POPT_ARG_STRING, &text.rate, 0,
 		  "pace each client to RATE MB/sec (0: as fast as possible)", "RATE" },
 		{ "warmup", 0, POPT_ARG_STRING, &text.warmup, 0,
@@ -239,6 +239,7 @@ void options_parse(int argc, const char **argv)
 	}
 
 	int_option(pc, "-t", text.timelimit, &options.timelimit, 0, 100000000);
+	options.timelimit_given = text.timelimit != NULL;
 	int_option(pc, "--warmup", text.warmup, &options.warmup, 0, 100000000);
 	int_option(pc, "--passes", text.passes, &options.passes, 1, INT32_MAX);
 	int_option(pc, "--clients-per-process", text.cpp, &options.clients_per_process, 1, 100000);

@@ -16,6 +16,7 @@ struct options {
 	int nprocs;		/* client processes (NPROCS) */
 	int clients_per_process;
 	int timelimit;		/* seconds of measurement (-t) */
+	bool timelimit_given;	/* -t was on the command line */
 	int warmup;		/* seconds of warmup before it; -1: default */
 	const char *loadfile;	/* -c, or found by loadfile_default() */
 	const char *directory;	/* -D: the share root for fileio */

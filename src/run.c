@@ -402,8 +402,10 @@ void run_benchmark(const struct program *prog, const struct backend *be, struct 
 	res->measure_start_ns = res->release_ns + warmup_ns;
 	sh->release_ns = res->release_ns;
 	sh->measure_start_ns = res->measure_start_ns;
+	/* fixed work runs until the passes are done, or -t if given too */
 	__atomic_store_n(&sh->measure_end_ns,
-			 fixed_work ? UINT64_MAX : res->measure_start_ns + (uint64_t)options.timelimit * NSEC_PER_SEC,
+			 fixed_work && !options.timelimit_given ? UINT64_MAX :
+			 res->measure_start_ns + (uint64_t)options.timelimit * NSEC_PER_SEC,
 			 __ATOMIC_RELEASE);
 	wall_clock_iso(res->start_time, sizeof(res->start_time));
 	if (!options.machine_readable)
@@ -433,15 +435,23 @@ void run_benchmark(const struct program *prog, const struct backend *be, struct 
 				tick = now + NSEC_PER_SEC;
 		}
 	}
-	res->measure_end_ns = STAT_LOAD(sh->measure_end_ns);
-	if (fixed_work || res->measure_end_ns == UINT64_MAX) {
+	res->measure_end_ns = MIN(STAT_LOAD(sh->measure_end_ns), now_ns());
+	if (fixed_work) {
+		/* the window ends when the last client finished its passes,
+		 * unless some did not (stopped, time limit): then at the stop */
 		uint64_t end = res->measure_start_ns;
+		bool all_done = true;
 
-		for (int i = 0; i < sh->nclients; i++)
-			end = MAX(end, shared_slot(sh, i)->work_end_ns);
-		if (res->signal)
-			end = MAX(end, MIN(STAT_LOAD(sh->measure_end_ns), now_ns()));
-		res->measure_end_ns = end;
+		for (int i = 0; i < sh->nclients; i++) {
+			struct slot *s = shared_slot(sh, i);
+
+			if (s->finished_work)
+				end = MAX(end, s->work_end_ns);
+			else
+				all_done = false;
+		}
+		if (all_done)
+			res->measure_end_ns = end;
 	}
 	progress_finish(&ps);
 	res->series = ps.series;	/* for the JSON report */

@@ -345,3 +345,10 @@ L
 	[ -d "$T/d/clients" ]
 	[ -z "$(ls -A "$T/d/clients")" ]
 }
+
+@test "the null backend runs any loadfile with no mismatch (harness cost)" {
+	run_dbench -B null -c "$DBENCH_SRCDIR/loadfiles/client.txt" --passes 3 --seed 1 4
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"passes per client 3..3 (12 in all)"* ]]
+	[[ "$output" == *"Operations 96240 in"* ]]
+}
