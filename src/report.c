@@ -290,6 +290,8 @@ int report_final(const struct program *prog, const struct backend *be, struct sh
 	totals_free(&totals);
 	if (res->signal)
 		status = 128 + res->signal;
+	if (series_failed(res->series) && status == 0)
+		status = EXIT_RUN_FAILED;
 	if (options.json && json_report(prog, be, sh, res, status) < 0 && status == 0)
 		status = EXIT_RUN_FAILED;
 	return status;

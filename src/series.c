@@ -11,6 +11,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +44,7 @@ static FILE *open_output(const char *path)
 		f = fopen(path, "w");
 	}
 	if (!f)
-		warnx_("--csv-series %s: cannot open: %m; no series is written", path);
+		warnx_("--csv-series %s: cannot open: %s; no series is written", path, strerror(errno));
 	return f;
 }
 
@@ -63,6 +64,7 @@ struct series *series_create(const struct shared *sh)
 	if (options.csv_series) {
 		ser->jsonl = ends_with(options.csv_series, ".jsonl");
 		ser->out = open_output(options.csv_series);
+		ser->failed = !ser->out;
 		if (ser->out && !ser->jsonl)
 			fputs(csv_header, ser->out);
 	}
@@ -230,8 +232,10 @@ void series_finish(struct series *ser)
 		warnx_("--csv-series: %llu second%s overwritten before the parent read %s (it was held up)",
 		       (unsigned long long)ser->lost, ser->lost == 1 ? " was" : "s were",
 		       ser->lost == 1 ? "it" : "them");
-	if (ser->out && fclose(ser->out) != 0)
-		warnx_("--csv-series %s: write error: %m", options.csv_series);
+	if (ser->out && (ferror(ser->out) | fclose(ser->out)) != 0) {
+		warnx_("--csv-series %s: write error", options.csv_series);
+		ser->failed = true;
+	}
 	ser->out = NULL;
 }
 

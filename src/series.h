@@ -46,6 +46,7 @@ struct series {
 	uint64_t p99[SEC_RING];	/* p99 of second s, at s % SEC_RING */
 	uint64_t p99_sec[SEC_RING]; /* which second each p99[] entry holds */
 	uint64_t lost;		/* seconds overwritten before they were read */
+	bool failed;		/* the file could not be opened or written */
 	struct series_row *rows; /* every row, if keep_rows */
 	size_t nrows, cap;
 };
@@ -63,6 +64,12 @@ void series_tick(struct series *ser, uint64_t now);
 void series_finish(struct series *ser);
 
 void series_free(struct series *ser);
+
+/* Did --csv-series fail (a message was printed)?  The run then exits 1. */
+static inline bool series_failed(const struct series *ser)
+{
+	return ser && ser->failed;
+}
 
 /* One row as a JSON object (for JSON Lines and the JSON report). */
 json_t *series_row_json(const struct series_row *row);

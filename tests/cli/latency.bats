@@ -255,3 +255,23 @@ ARGS
 	[ -z "$(ls -A "$T/d")" ]
 	[ ! -e /nonexistent ]
 }
+
+@test "a machine output that cannot be written: named on stderr, exit 1" {
+	[ -w /dev/full ] || skip "no /dev/full"
+	run_dbench -c "$T/mix.txt" -D "$T/d" -t 1 --json /dev/full 1
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"--json /dev/full: write error"* ]]
+	[[ "${lines[-1]}" =~ $FINAL ]]
+	run_dbench -c "$T/mix.txt" -D "$T/d" -t 1 --csv-series /dev/full 1
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"--csv-series /dev/full: write error"* ]]
+	assert_empty_target
+}
+
+@test "--csv-series -: stdout holds only the series" {
+	run_dbench -c "$T/mix.txt" -D "$T/d" -t 2 --csv-series - 1
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "elapsed_sec,phase,clients,ops,bytes,mb_per_sec,max_latency_ms,p99_latency_ms" ]
+	[ "$(printf '%s\n' "${lines[@]:1}" | grep -Evc '^[0-9]+,(warmup|execute|cleanup),')" -eq 0 ]
+	[[ "$stderr" =~ Throughput\ [0-9.e+]+\ MB/sec ]]
+}
