@@ -53,6 +53,7 @@ struct client {
 	int prepared;		/* op at pc evaluated, waiting for due_ns */
 	uint64_t due_ns;	/* don't run before this time (pacing, waits) */
 	uint64_t last_t1;	/* when the last op ended */
+	uint64_t waitsp_since;	/* when the current WAITSP began waiting */
 	uint64_t roots_owned;	/* bit i: client root i is ours to remove */
 	uint64_t sched_ns;	/* the prepared op's schedule, 0 if unpaced */
 	uint64_t release_ns;	/* when the clients were released */

@@ -203,7 +203,7 @@ void options_parse(int argc, const char **argv)
 		{ "version", 'V', POPT_ARG_NONE, &show_version, 0, "print the version and exit", NULL },
 		POPT_TABLEEND
 	};
-	struct poptOption help[] = { POPT_AUTOHELP POPT_TABLEEND };
+	struct poptOption help[2] = { POPT_AUTOHELP POPT_TABLEEND };
 	struct poptOption table[16];
 	int n = 0, rc;
 	poptContext pc;

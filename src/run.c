@@ -315,6 +315,10 @@ static int count_state(struct shared *sh, int state)
 	return n;
 }
 
+/* Clients that are not set up after this long (a server that accepts the
+ * connection but never answers) fail the run. */
+#define SETUP_TIMEOUT_NS (300 * NSEC_PER_SEC)
+
 /* Wait until every client is READY; false if one failed or a signal came. */
 static bool wait_ready(struct procs *pr, struct shared *sh)
 {
@@ -336,6 +340,11 @@ static bool wait_ready(struct procs *pr, struct shared *sh)
 		reap(pr, sh, 0);
 		if (count_state(sh, SLOT_FAILED) || pr->running < options.nprocs || parent_signal)
 			return false;
+		if (now - start > SETUP_TIMEOUT_NS) {
+			warnx_("%d of %d clients did not finish setting up in %llu s", sh->nclients - ready,
+			       sh->nclients, (unsigned long long)(SETUP_TIMEOUT_NS / NSEC_PER_SEC));
+			return false;
+		}
 		sleep_until_ns(MIN(next_print, now + 20 * NSEC_PER_MSEC));
 	}
 }
