@@ -463,6 +463,7 @@ void run_benchmark(const struct program *prog, const struct backend *be, struct 
 			res->measure_end_ns = end;
 	}
 	progress_finish(&ps);
+	res->series = ps.series;	/* for the JSON report */
 	res->failed_clients = count_state(sh, SLOT_FAILED);
 	if (final_cleanup(prog, be, sh) < 0)
 		res->cleanup_failed = 1;
