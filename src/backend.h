@@ -18,12 +18,15 @@
 #include <limits.h>
 #include <stdint.h>
 
+#include "numexpr.h"
 #include "op.h"
 #include "options.h"
 
 #define STATUS_FATAL UINT32_MAX
 
 struct slot;
+struct shared;
+struct backend;
 struct poptOption;
 
 struct client {
@@ -31,33 +34,42 @@ struct client {
 	int nclients;		/* clients in the run */
 	const struct options *opt;
 	const struct program *prog;
-	struct slot *slot;	/* this client's stats slot (shared memory) */
+	const struct backend *be;
+	struct shared *sh;	/* the shared region */
+	struct slot *slot;	/* this client's stats slot */
 	char name[24];		/* "client7": replaces the client1 component */
 	size_t namelen;
 	void *priv;		/* the backend's per-client state */
 
 	/* Arguments of the op being run, expanded for this client. */
 	char path[MAX_PATHS][PATH_MAX]; /* relative to the share root */
-	int64_t num[MAX_NUMS];
+	int64_t num[MAX_NUMS];	/* evaluated numbers */
 	uint64_t bytes;		/* set by the handler: bytes moved */
 	const struct op *op;	/* the op being run */
 
 	/* Interpreter state. */
-	uint32_t pc;		/* next op */
+	struct numctx nc;	/* client number, clients, random generator */
+	uint32_t pc;		/* next program entry */
+	int prepared;		/* op at pc evaluated, waiting for due_ns */
+	uint64_t due_ns;	/* don't run before this time (pacing, waits) */
+	uint64_t last_t1;	/* when the last op ended */
+	uint64_t roots_owned;	/* bit i: client root i is ours to remove */
+	uint64_t sched_ns;	/* the prepared op's schedule, 0 if unpaced */
+	uint64_t release_ns;	/* when the clients were released */
+	uint64_t measure_start_ns; /* the measured window starts */
 	uint64_t pass;		/* passes completed */
 	uint64_t pass_start_ns;	/* when this pass started */
-	uint64_t due_ns;	/* earliest start of the next op (pacing) */
-	uint64_t rate_start_ns, rate_bytes; /* -R pacing */
-	uint64_t rng[2];	/* xoroshiro128+ state */
-	uint32_t loop_left[MAX_LOOP_DEPTH];
+	uint64_t rate_start_ns;	/* -R pacing: start and bytes since */
+	uint64_t rate_bytes;
+	uint32_t loop_left[MAX_LOOP_DEPTH]; /* iterations left per open LOOP */
 	uint32_t loop_depth;
-	int64_t last[OP_COUNT][MAX_NUMS]; /* previous values, for '+N' */
-	char randstr[MAX_RANDSTR][64];
+	int64_t last[DIR_COUNT][MAX_NUMS]; /* previous values, '+N' */
+	char randstr[MAX_RANDSTR][64]; /* RANDOMSTRING values, NUL-terminated */
 	uint8_t randstr_len[MAX_RANDSTR];
 	int writepattern;	/* WRITEPATTERN on: verifiable data */
-	int sp;			/* last SETSP value */
-	int mismatch_printed;	/* mismatch messages printed so far */
 	int finished;		/* left the op loop */
+	int priv_ready;		/* backend setup succeeded */
+	int failed;		/* stopped by a fatal error */
 
 	char error[256];	/* why the client failed */
 };
@@ -87,6 +99,17 @@ struct backend {
 	 * (a loadfile using it is refused at load time). */
 	uint32_t (*op[OP_COUNT])(struct client *c, const struct op *op);
 };
+
+/* The optional backends' names, for --help. */
+#if defined(HAVE_SMB) && defined(HAVE_NFS)
+#define BACKEND_LIST_HELP ", smb, nfs"
+#elif defined(HAVE_SMB)
+#define BACKEND_LIST_HELP ", smb"
+#elif defined(HAVE_NFS)
+#define BACKEND_LIST_HELP ", nfs"
+#else
+#define BACKEND_LIST_HELP ""
+#endif
 
 /* All backends built into this program, NULL-terminated. */
 extern const struct backend *const backends[];

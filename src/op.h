@@ -157,11 +157,33 @@ struct program {
 	uint16_t stat_op[OP_COUNT]; /* statidx -> op id */
 	double nbscale;		/* netbench scale factor (default 1.25) */
 	bool timestamps;	/* some op has a timestamp */
-	uint64_t hash;		/* FNV-1a 64 of the loadfile text */
+	uint32_t crc32;		/* CRC-32 of the loadfile text (decompressed) */
 	uint64_t lines;		/* lines in the file */
-	char **roots;		/* distinct first components of all paths */
-	uint32_t nroots;
+	char **client_roots;	/* per-client trees ("clients/<client>") */
+	uint32_t nclient_roots;
+	char **shared_roots;	/* first components shared by clients */
+	uint32_t nshared_roots;
+	uint64_t client_root_deltreed; /* bit i: a Deltree covers client root i */
+	uint64_t shared_root_deltreed; /* bit i: a Deltree covers shared root i */
 };
+
+#define MAX_ROOTS 64
+
+/* The argument index holding the size of a read or write op. */
+static inline int op_size_arg(int id)
+{
+	return (id == OP_READX || id == OP_WRITEX) ? 2 : 1;
+}
+
+static inline bool op_is_read(int id)
+{
+	return id == OP_READX || id == OP_SMB_READ || id == OP_READ3;
+}
+
+static inline bool op_is_write(int id)
+{
+	return id == OP_WRITEX || id == OP_SMB_WRITE || id == OP_WRITE3;
+}
 
 /* Look up an op by its loadfile word; -1 if unknown. */
 int op_lookup(const char *word, size_t len);

@@ -1,0 +1,1108 @@
+/*
+ * fileio.c - the local file system backend (dbench).
+ *
+ * Every netbench op with its meaning on POSIX, making the same file-system
+ * calls as dbench 4.0's fileio backend so that figures compare work for
+ * work: before a path op, a stat of the path and, when that misses, a scan
+ * of the parent directory comparing names case-insensitively (emulating a
+ * case-insensitive server; --no-resolve turns it off); NTCreateX is open
+ * plus fstat; ReadX/WriteX are pread/pwrite; Flush is fsync; LockX/UnlockX
+ * are fcntl locks; QUERY_FS_INFORMATION is statfs; FIND_FIRST lists the
+ * directory.  Each client chdirs into -D; paths are relative to it.
+ *
+ * Safety: the loadfile compiler already refused paths that climb out of the
+ * share root.  Opens use O_NOFOLLOW, trees are removed without following
+ * symlinks, and at setup the trees a client will work in are checked for
+ * symlinks, so nothing outside -D is touched.
+ *
+ * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "client.h"
+#include "status.h"
+#include "util.h"
+
+/* NTCreateX create options and dispositions (MS-SMB). */
+#define FILE_DIRECTORY_FILE 0x1
+#define FILE_NON_DIRECTORY_FILE 0x40
+#define FILE_DELETE_ON_CLOSE 0x1000
+enum { DISP_SUPERSEDE, DISP_OPEN, DISP_CREATE, DISP_OPEN_IF, DISP_OVERWRITE, DISP_OVERWRITE_IF };
+
+/* OPEN flags of the plain SMB ops (ops.def). */
+#define SMB_OPEN_READ 0x01
+#define SMB_OPEN_WRITE 0x02
+#define SMB_OPEN_CREATE 0x04
+#define SMB_OPEN_TRUNCATE 0x08
+#define SMB_OPEN_EXCL 0x10
+
+#define DOSATTRIB_XATTR "user.DOSATTRIB"
+#define PATTERN_PERIOD 4096
+#define MAX_IO_SIZE (64u << 20)
+
+struct fio_lock {
+	uint64_t offset;	/* locked range */
+	uint64_t length;
+};
+
+struct fio_handle {
+	int fd;			/* -1 when not open */
+	uint8_t is_dir;		/* opened as a directory */
+	uint8_t delete_on_close;
+	uint16_t nlocks;	/* ranges held */
+	uint16_t lock_cap;
+	struct fio_lock *locks;
+	char *path;		/* the path it was opened with */
+	size_t path_cap;
+};
+
+struct fio {
+	struct fio_handle *h;	/* program.nhandles entries */
+	uint32_t nhandles;
+	char *data;		/* write data: random bytes */
+	char *pattern;		/* WRITEPATTERN data, period PATTERN_PERIOD */
+	char *readbuf;		/* read target */
+	size_t bufsize;		/* size of each of the three buffers */
+};
+
+/* ---- helpers ---- */
+
+static int grow_buffers(struct client *c, struct fio *f, size_t size)
+{
+	size_t n = f->bufsize ? f->bufsize : 1 << 16;
+	char *d, *p, *r;
+
+	if (size <= f->bufsize)
+		return 0;
+	if (size > MAX_IO_SIZE)
+		return -1;
+	while (n < size)
+		n *= 2;
+	d = realloc(f->data, n);
+	if (d)
+		f->data = d;
+	p = realloc(f->pattern, n + PATTERN_PERIOD);
+	if (p)
+		f->pattern = p;
+	r = realloc(f->readbuf, n);
+	if (r)
+		f->readbuf = r;
+	if (!d || !p || !r)
+		return -1;
+	/* incompressible data, so compressing or deduplicating file systems
+	 * do the work a real client's data would cause */
+	for (size_t i = f->bufsize; i + 8 <= n; i += 8) {
+		uint64_t v = rng_next(c->nc.rng);
+
+		memcpy(f->data + i, &v, 8);
+	}
+	for (size_t i = f->bufsize; i < n + PATTERN_PERIOD; i++)
+		f->pattern[i] = (char)((i % PATTERN_PERIOD) * 2654435761u >> 13);
+	f->bufsize = n;
+	return 0;
+}
+
+static struct fio_handle *handle_of(struct client *c, const struct op *op)
+{
+	struct fio *f = c->priv;
+	struct fio_handle *h = &f->h[op->handle];
+
+	return h->fd < 0 ? NULL : h;
+}
+
+static void handle_release(struct fio_handle *h)
+{
+	if (h->fd >= 0)
+		close(h->fd);
+	h->fd = -1;
+	h->nlocks = 0;
+	h->delete_on_close = 0;
+}
+
+static void handle_set_path(struct fio_handle *h, const char *path)
+{
+	size_t n = strlen(path) + 1;
+
+	if (n > h->path_cap) {
+		char *p = realloc(h->path, n);
+
+		if (!p)
+			return;
+		h->path = p;
+		h->path_cap = n;
+	}
+	memcpy(h->path, path, n);
+}
+
+/* fsync the directory holding path (-S). */
+static void sync_parent(const char *path)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	int fd;
+
+	if (slash) {
+		memcpy(dir, path, (size_t)(slash - path));
+		dir[slash - path] = '\0';
+	} else {
+		strcpy(dir, ".");
+	}
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+}
+
+static bool is_dot(const char *name)
+{
+	return name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]));
+}
+
+/*
+ * Name resolution as dbench 4.0 emulates a case-insensitive server: stat
+ * the path; if it is missing, scan the parent directory for the name in
+ * any case, and on a match use that spelling (same length in ASCII).
+ * Returns 1 if the name exists, 0 if not; *parent_missing says whether
+ * the parent directory could not be opened.
+ */
+static int resolve(char *path, int *parent_missing)
+{
+	struct stat st;
+	char *slash, *name;
+	DIR *dir;
+	struct dirent *d;
+	int found = 0;
+
+	*parent_missing = 0;
+	if (stat(path, &st) == 0)
+		return 1;
+	if (errno != ENOENT) {
+		*parent_missing = errno == ENOTDIR;
+		return 0;
+	}
+	slash = strrchr(path, '/');
+	if (slash) {
+		*slash = '\0';
+		dir = opendir(path);
+		*slash = '/';
+		name = slash + 1;
+	} else {
+		dir = opendir(".");
+		name = path;
+	}
+	if (!dir) {
+		*parent_missing = 1;
+		return 0;
+	}
+	while ((d = readdir(dir))) {
+		if (strcasecmp(d->d_name, name) == 0) {
+			memcpy(name, d->d_name, strlen(name));
+			found = 1;
+			break;
+		}
+	}
+	closedir(dir);
+	return found;
+}
+
+/* Resolve unless --no-resolve; returns the parent-missing hint: 1 missing,
+ * 0 present, -1 unknown. */
+static int lookup(struct client *c, char *path)
+{
+	int pm;
+
+	if (c->opt->no_resolve)
+		return -1;
+	resolve(path, &pm);
+	return pm;
+}
+
+/* A missing name: OBJECT_NAME_NOT_FOUND, or OBJECT_PATH_NOT_FOUND when a
+ * directory on the way is missing. */
+static uint32_t not_found(const char *path, int parent_missing)
+{
+	if (parent_missing < 0) {
+		char dir[PATH_MAX];
+		const char *slash = strrchr(path, '/');
+		struct stat st;
+
+		if (!slash)
+			return NT_STATUS_OBJECT_NAME_NOT_FOUND;
+		memcpy(dir, path, (size_t)(slash - path));
+		dir[slash - path] = '\0';
+		parent_missing = stat(dir, &st) < 0 || !S_ISDIR(st.st_mode);
+	}
+	return parent_missing ? NT_STATUS_OBJECT_PATH_NOT_FOUND : NT_STATUS_OBJECT_NAME_NOT_FOUND;
+}
+
+static uint32_t path_errno(int err, const char *path, int parent_missing)
+{
+	if (err == ENOENT)
+		return not_found(path, parent_missing);
+	if (err == ENOTDIR)
+		return NT_STATUS_OBJECT_PATH_NOT_FOUND;
+	return nt_from_errno(err);
+}
+
+/* Remove a tree without following symlinks: 0 if gone, -errno if not. */
+static int remove_at(int dirfd, const char *name, int depth)
+{
+	int fd, rc = 0;
+	DIR *dir;
+	struct dirent *d;
+
+	if (depth > 512)
+		return -ELOOP;
+	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return 0;
+		if (errno != ENOTDIR && errno != ELOOP)
+			return -errno;
+		if (unlinkat(dirfd, name, 0) < 0 && errno != ENOENT)
+			return -errno;
+		return 0;
+	}
+	dir = fdopendir(fd);
+	if (!dir) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
+	while ((d = readdir(dir))) {
+		int r;
+
+		if (is_dot(d->d_name))
+			continue;
+		if (d->d_type != DT_DIR && d->d_type != DT_UNKNOWN) {
+			if (unlinkat(fd, d->d_name, 0) < 0 && errno != ENOENT && !rc)
+				rc = -errno;
+			continue;
+		}
+		r = remove_at(fd, d->d_name, depth + 1);
+		if (r < 0 && !rc)
+			rc = r;
+	}
+	closedir(dir);
+	if (unlinkat(dirfd, name, AT_REMOVEDIR) < 0 && errno != ENOENT && !rc)
+		rc = -errno;
+	return rc;
+}
+
+static int remove_tree(const char *path)
+{
+	return remove_at(AT_FDCWD, *path ? path : ".", 0);
+}
+
+/* ---- setup ---- */
+
+static const char *symlink_found;
+
+static int find_symlink(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (type == FTW_SL || type == FTW_SLN) {
+		symlink_found = path;
+		return 1;
+	}
+	return 0;
+}
+
+/* Refuse to work in a tree that holds symlinks: they could lead out. */
+static int check_tree(struct client *c, const char *path)
+{
+	char prefix[PATH_MAX];
+	struct stat st;
+
+	/* every directory on the way, then the tree itself */
+	for (const char *p = path; (p = strchr(p, '/')); p++) {
+		memcpy(prefix, path, (size_t)(p - path));
+		prefix[p - path] = '\0';
+		if (lstat(prefix, &st) == 0 && S_ISLNK(st.st_mode))
+			goto symlink;
+	}
+	snprintf(prefix, sizeof(prefix), "%s", path);
+	if (lstat(path, &st) < 0)
+		return 0;
+	if (S_ISLNK(st.st_mode))
+		goto symlink;
+	if (!S_ISDIR(st.st_mode))
+		return 0;
+	symlink_found = NULL;
+	if (nftw(path, find_symlink, 32, FTW_PHYS) == 1) {
+		snprintf(prefix, sizeof(prefix), "%s", symlink_found);
+		goto symlink;
+	}
+	return 0;
+symlink:
+	snprintf(c->error, sizeof(c->error),
+		 "%s/%s is a symbolic link: refusing to work in a tree with symlinks (they could lead outside the directory)",
+		 c->opt->directory, prefix);
+	return -1;
+}
+
+static int check_xattrs(struct client *c)
+{
+	char name[64];
+	int fd, rc = 0;
+
+	snprintf(name, sizeof(name), ".dbench-xattr-probe.%d", (int)getpid());
+	fd = open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		snprintf(c->error, sizeof(c->error), "cannot create a file in %s: %s",
+			 c->opt->directory, strerror(errno));
+		return -1;
+	}
+	if (fsetxattr(fd, DOSATTRIB_XATTR, "0x20", 4, 0) < 0) {
+		snprintf(c->error, sizeof(c->error), "-x: extended attributes do not work in %s: %s",
+			 c->opt->directory, strerror(errno));
+		rc = -1;
+	}
+	close(fd);
+	unlink(name);
+	return rc;
+}
+
+static int fio_setup(struct client *c)
+{
+	const struct program *prog = c->prog;
+	struct fio *f;
+	char path[PATH_MAX];
+
+	if (chdir(c->opt->directory) < 0) {
+		snprintf(c->error, sizeof(c->error), "cannot enter %s: %s", c->opt->directory,
+			 strerror(errno));
+		return -1;
+	}
+	if (c->id == 0) {
+		for (uint32_t r = 0; r < prog->nshared_roots; r++)
+			if (check_tree(c, prog->shared_roots[r]) < 0)
+				return -1;
+		if (c->opt->ea_enable && check_xattrs(c) < 0)
+			return -1;
+	}
+	for (uint32_t r = 0; r < prog->nclient_roots; r++) {
+		client_expand(c, prog->client_roots[r], strlen(prog->client_roots[r]), path);
+		if (check_tree(c, path) < 0)
+			return -1;
+	}
+	f = xcalloc(1, sizeof(*f));
+	f->nhandles = prog->nhandles;
+	f->h = xcalloc(prog->nhandles ? prog->nhandles : 1, sizeof(*f->h));
+	for (uint32_t i = 0; i < prog->nhandles; i++)
+		f->h[i].fd = -1;
+	c->priv = f;
+	if (grow_buffers(c, f, 1 << 16) < 0) {
+		snprintf(c->error, sizeof(c->error), "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+static void fio_teardown(struct client *c)
+{
+	struct fio *f = c->priv;
+
+	if (!f)
+		return;
+	for (uint32_t i = 0; i < f->nhandles; i++) {
+		handle_release(&f->h[i]);
+		free(f->h[i].locks);
+		free(f->h[i].path);
+	}
+	free(f->h);
+	free(f->data);
+	free(f->pattern);
+	free(f->readbuf);
+	free(f);
+	c->priv = NULL;
+}
+
+static int fio_remove_tree(struct client *c, const char *path)
+{
+	int rc = remove_tree(path);
+
+	if (rc < 0)
+		snprintf(c->error, sizeof(c->error), "%s", strerror(-rc));
+	return rc < 0 ? -1 : 0;
+}
+
+static int fio_exists(struct client *c, const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) == 0)
+		return 1;
+	if (errno == ENOENT || errno == ENOTDIR)
+		return 0;
+	snprintf(c->error, sizeof(c->error), "cannot look at %s/%s: %s", c->opt->directory, path,
+		 strerror(errno));
+	return -1;
+}
+
+/* ---- opening ---- */
+
+static void set_dosattrib(struct client *c, int fd)
+{
+	if (c->opt->ea_enable)
+		fsetxattr(fd, DOSATTRIB_XATTR, "0x20", 4, 0);
+}
+
+static uint32_t open_dir(struct client *c, struct fio_handle *h, char *path, int disp, int pm,
+			 bool *created)
+{
+	struct stat st;
+	int fd;
+
+	if (disp == DISP_CREATE || disp == DISP_OPEN_IF) {
+		if (mkdir(path, 0777) == 0) {
+			*created = true;
+		} else if (errno != EEXIST || disp == DISP_CREATE) {
+			if (errno == EEXIST)
+				return NT_STATUS_OBJECT_NAME_COLLISION;
+			return path_errno(errno, path, pm);
+		}
+	} else if (disp != DISP_OPEN) {
+		return NT_STATUS_INVALID_PARAMETER;
+	}
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOTDIR && stat(path, &st) == 0)
+			return NT_STATUS_NOT_A_DIRECTORY;
+		return path_errno(errno, path, pm);
+	}
+	fstat(fd, &st);
+	handle_release(h);	/* a trace may reuse a number still open */
+	h->fd = fd;
+	h->is_dir = 1;
+	return NT_STATUS_OK;
+}
+
+static int disposition_flags(int disp)
+{
+	switch (disp) {
+	case DISP_SUPERSEDE:
+	case DISP_OVERWRITE_IF:
+		return O_CREAT | O_TRUNC;
+	case DISP_CREATE:
+		return O_CREAT | O_EXCL;
+	case DISP_OPEN_IF:
+		return O_CREAT;
+	case DISP_OVERWRITE:
+		return O_TRUNC;
+	default:
+		return 0;
+	}
+}
+
+static uint32_t fio_ntcreatex(struct client *c, const struct op *op)
+{
+	struct fio *f = c->priv;
+	struct fio_handle *h = &f->h[op->handle];
+	char *path = c->path[0];
+	uint64_t opts = (uint64_t)c->num[0];
+	int disp = (int)c->num[1], pm, fd, flags;
+	bool created = false;
+	struct stat st;
+	uint32_t status;
+
+	pm = lookup(c, path);
+	if (c->num[1] < 0 || c->num[1] > DISP_OVERWRITE_IF)
+		return NT_STATUS_INVALID_PARAMETER;
+	if (opts & FILE_DIRECTORY_FILE) {
+		status = open_dir(c, h, path, disp, pm, &created);
+		if (status != NT_STATUS_OK)
+			return status;
+		goto opened;
+	}
+	flags = O_RDWR | O_NOFOLLOW | O_CLOEXEC | disposition_flags(disp) |
+		(c->opt->sync_open ? O_SYNC : 0);
+	fd = open(path, flags, 0644);
+	if (fd < 0 && errno == EISDIR) {
+		if (opts & FILE_NON_DIRECTORY_FILE)
+			return NT_STATUS_FILE_IS_A_DIRECTORY;
+		if (disp != DISP_OPEN && disp != DISP_OPEN_IF)
+			return disp == DISP_CREATE ? NT_STATUS_OBJECT_NAME_COLLISION :
+						     NT_STATUS_FILE_IS_A_DIRECTORY;
+		return open_dir(c, h, path, DISP_OPEN, pm, &created);
+	}
+	if (fd < 0) {
+		if (errno == EEXIST)
+			return NT_STATUS_OBJECT_NAME_COLLISION;
+		return path_errno(errno, path, pm);
+	}
+	fstat(fd, &st);
+	handle_release(h);	/* a trace may reuse a number still open */
+	h->fd = fd;
+	h->is_dir = 0;
+	created = (flags & O_CREAT) && st.st_size == 0;
+	if (created)
+		set_dosattrib(c, fd);
+opened:
+	handle_set_path(h, path);
+	if (opts & FILE_DELETE_ON_CLOSE)
+		h->delete_on_close = 1;
+	if (created && c->opt->sync_dirs)
+		sync_parent(path);
+	return NT_STATUS_OK;
+}
+
+static uint32_t close_handle(struct client *c, struct fio_handle *h)
+{
+	if (h->delete_on_close && h->path) {
+		if (h->is_dir)
+			rmdir(h->path);
+		else
+			unlink(h->path);
+		if (c->opt->sync_dirs)
+			sync_parent(h->path);
+	}
+	if (close(h->fd) < 0) {
+		int err = errno;
+
+		h->fd = -1;
+		handle_release(h);
+		return nt_from_errno(err);
+	}
+	h->fd = -1;
+	handle_release(h);
+	return NT_STATUS_OK;
+}
+
+static uint32_t fio_close(struct client *c, const struct op *op)
+{
+	struct fio_handle *h = handle_of(c, op);
+
+	if (!h)
+		return NT_STATUS_INVALID_HANDLE;
+	return close_handle(c, h);
+}
+
+/* ---- data ---- */
+
+static uint32_t do_read(struct client *c, struct fio_handle *h, int64_t offset, int64_t size)
+{
+	struct fio *f = c->priv;
+	ssize_t n;
+
+	if (offset < 0 || size < 0)
+		return NT_STATUS_INVALID_PARAMETER;
+	if (c->opt->fake_io) {
+		c->bytes = (uint64_t)size;
+		return NT_STATUS_OK;
+	}
+	if (grow_buffers(c, f, (size_t)size) < 0)
+		return NT_STATUS_INVALID_PARAMETER;
+	n = pread(h->fd, f->readbuf, (size_t)size, offset);
+	if (n < 0)
+		return errno == EISDIR ? NT_STATUS_INVALID_DEVICE_REQUEST : nt_from_errno(errno);
+	if (n == 0 && size > 0)
+		return NT_STATUS_END_OF_FILE;
+	c->bytes = (uint64_t)n;
+	if (c->writepattern &&
+	    memcmp(f->readbuf, f->pattern + (uint64_t)offset % PATTERN_PERIOD, (size_t)n) != 0)
+		return NT_STATUS_FILE_CORRUPT_ERROR;
+	return NT_STATUS_OK;
+}
+
+static uint32_t do_write(struct client *c, struct fio_handle *h, int64_t offset, int64_t size)
+{
+	struct fio *f = c->priv;
+	const char *src;
+	struct stat st;
+	ssize_t n;
+
+	if (offset < 0 || size < 0)
+		return NT_STATUS_INVALID_PARAMETER;
+	if (c->opt->fake_io) {
+		c->bytes = (uint64_t)size;
+		return NT_STATUS_OK;
+	}
+	if (grow_buffers(c, f, (size_t)size) < 0)
+		return NT_STATUS_INVALID_PARAMETER;
+	if (c->opt->one_byte_write_fix && size == 1 && fstat(h->fd, &st) == 0 && offset >= st.st_size) {
+		/* a client extending a file by writing its last byte */
+		if (ftruncate(h->fd, offset + 1) < 0)
+			return nt_from_errno(errno);
+		c->bytes = 1;
+		return NT_STATUS_OK;
+	}
+	src = c->writepattern ? f->pattern + (uint64_t)offset % PATTERN_PERIOD : f->data;
+	n = pwrite(h->fd, src, (size_t)size, offset);
+	if (n < 0)
+		return errno == EBADF && h->is_dir ? NT_STATUS_INVALID_DEVICE_REQUEST : nt_from_errno(errno);
+	c->bytes = (uint64_t)n;
+	if (c->opt->do_fsync && fsync(h->fd) < 0)
+		return nt_from_errno(errno);
+	if (c->opt->stat_check && (fstat(h->fd, &st) < 0 || st.st_size < offset + n))
+		return NT_STATUS_FILE_INVALID;
+	return NT_STATUS_OK;
+}
+
+static uint32_t fio_readx(struct client *c, const struct op *op)
+{
+	struct fio_handle *h = handle_of(c, op);
+
+	if (!h)
+		return NT_STATUS_INVALID_HANDLE;
+	return do_read(c, h, c->num[1], c->num[2]);
+}
+
+static uint32_t fio_writex(struct client *c, const struct op *op)
+{
+	struct fio_handle *h = handle_of(c, op);
+
+	if (!h)
+		return NT_STATUS_INVALID_HANDLE;
+	return do_write(c, h, c->num[1], c->num[2]);
+}
+
+static uint32_t fio_flush(struct client *c, const struct op *op)
+{
+	struct fio_handle *h = handle_of(c, op);
+
+	if (!h)
+		return NT_STATUS_INVALID_HANDLE;
+	return fsync(h->fd) < 0 ? nt_from_errno(errno) : NT_STATUS_OK;
+}
+
+/* ---- locks ---- */
+
+static int set_lock(int fd, short type, uint64_t offset, uint64_t length)
+{
+	struct flock fl = {
+		.l_type = type,
+		.l_whence = SEEK_SET,
+		.l_start = (off_t)offset,
+		.l_len = (off_t)length,
+	};
+
+	return fcntl(fd, F_SETLK, &fl);
+}
+
+static uint32_t fio_lockx(struct client *c, const struct op *op)
+{
+	struct fio_handle *h = handle_of(c, op);
+	uint64_t offset = (uint64_t)c->num[1], length = (uint64_t)c->num[2];
+
+	if (!h)
+		return NT_STATUS_INVALID_HANDLE;
+	if (c->num[1] < 0 || c->num[2] < 0)
+		return NT_STATUS_INVALID_LOCK_RANGE;
+	for (unsigned i = 0; i < h->nlocks; i++)
+		if (offset < h->locks[i].offset + h->locks[i].length &&
+		    h->locks[i].offset < offset + length)
+			return NT_STATUS_LOCK_NOT_GRANTED;	/* SMB locks don't stack */
+	if (set_lock(h->fd, F_WRLCK, offset, length) < 0)
+		return errno == EAGAIN || errno == EACCES ? NT_STATUS_LOCK_NOT_GRANTED : nt_from_errno(errno);
+	if (h->nlocks == h->lock_cap) {
+		uint16_t cap = h->lock_cap ? (uint16_t)(h->lock_cap * 2) : 4;
+		struct fio_lock *l = realloc(h->locks, cap * sizeof(*l));
+
+		if (!l || cap == 0) {
+			set_lock(h->fd, F_UNLCK, offset, length);
+			return NT_STATUS_NO_MEMORY;
+		}
+		h->locks = l;
+		h->lock_cap = cap;
+	}
+	h->locks[h->nlocks++] = (struct fio_lock){ offset, length };
+	return NT_STATUS_OK;
+}
+
+static uint32_t fio_unlockx(struct client *c, const struct op *op)
+{
+	struct fio_handle *h = handle_of(c, op);
+	uint64_t offset = (uint64_t)c->num[1], length = (uint64_t)c->num[2];
+	int rc;
+
+	if (!h)
+		return NT_STATUS_INVALID_HANDLE;
+	rc = set_lock(h->fd, F_UNLCK, offset, length);
+	for (unsigned i = 0; i < h->nlocks; i++) {
+		if (h->locks[i].offset == offset && h->locks[i].length == length) {
+			h->locks[i] = h->locks[--h->nlocks];
+			return rc < 0 ? nt_from_errno(errno) : NT_STATUS_OK;
+		}
+	}
+	return NT_STATUS_RANGE_NOT_LOCKED;
+}
+
+/* ---- metadata ---- */
+
+static uint32_t fio_qpathinfo(struct client *c, const struct op *op)
+{
+	char *path = c->path[0];
+	struct stat st;
+	char attr[32];
+
+	(void)op;
+	if (!c->opt->no_resolve) {
+		int pm;
+
+		if (!resolve(path, &pm))
+			return not_found(path, pm);
+	} else if (stat(path, &st) < 0) {
+		return path_errno(errno, path, -1);
+	}
+	if (c->opt->ea_enable)
+		getxattr(path, DOSATTRIB_XATTR, attr, sizeof(attr));
+	return NT_STATUS_OK;
+}
+
+static uint32_t fio_qfileinfo(struct client *c, const struct op *op)
+{
+	struct fio_handle *h = handle_of(c, op);
+	struct stat st;
+	char attr[32];
+
+	if (!h)
+		return NT_STATUS_INVALID_HANDLE;
+	if (fstat(h->fd, &st) < 0)
+		return nt_from_errno(errno);
+	if (c->opt->ea_enable)
+		fgetxattr(h->fd, DOSATTRIB_XATTR, attr, sizeof(attr));
+	return NT_STATUS_OK;
+}
+
+static uint32_t fio_sfileinfo(struct client *c, const struct op *op)
+{
+	struct fio_handle *h = handle_of(c, op);
+	struct stat st;
+
+	if (!h)
+		return NT_STATUS_INVALID_HANDLE;
+	if (fstat(h->fd, &st) < 0)
+		return nt_from_errno(errno);
+	switch (c->num[1]) {
+	case 1004:	/* FileBasicInformation: times and attributes */
+	case 1:		/* SMB_INFO_STANDARD */
+		if (futimens(h->fd, NULL) < 0)
+			return nt_from_errno(errno);
+		set_dosattrib(c, h->fd);
+		break;
+	case 1013:	/* FileDispositionInformation: delete on close */
+		h->delete_on_close = 1;
+		break;
+	default:
+		break;
+	}
+	return NT_STATUS_OK;
+}
+
+static uint32_t fio_qfsinfo(struct client *c, const struct op *op)
+{
+	struct statfs sfs;
+
+	(void)c;
+	(void)op;
+	return statfs(".", &sfs) < 0 ? nt_from_errno(errno) : NT_STATUS_OK;
+}
+
+/* Case-insensitive wildcard match: '*' any run, '?' one character. */
+static bool wildcard_match(const char *pat, const char *name)
+{
+	const char *star = NULL, *resume = NULL;
+
+	while (*name) {
+		if (*pat == '*') {
+			star = pat++;
+			resume = name;
+		} else if (*pat == '?' || (*pat && (*pat | 0x20) == (*name | 0x20) &&
+					    ((*pat >= 'A' && *pat <= 'Z') || (*pat >= 'a' && *pat <= 'z')))) {
+			pat++;
+			name++;
+		} else if (*pat && *pat == *name) {
+			pat++;
+			name++;
+		} else if (star) {
+			pat = star + 1;
+			name = ++resume;
+		} else {
+			return false;
+		}
+	}
+	while (*pat == '*')
+		pat++;
+	return *pat == '\0';
+}
+
+static uint32_t fio_find_first(struct client *c, const struct op *op)
+{
+	char *path = c->path[0];
+	char *slash, *pattern;
+	DIR *dir;
+	struct dirent *d;
+	uint64_t matches = 0;
+
+	(void)op;
+	lookup(c, path);
+	slash = strrchr(path, '/');
+	if (slash) {
+		*slash = '\0';
+		pattern = slash + 1;
+		dir = opendir(path);
+	} else {
+		pattern = path;
+		dir = opendir(".");
+	}
+	if (!dir) {
+		int err = errno;
+
+		return err == ENOENT || err == ENOTDIR ? NT_STATUS_OBJECT_PATH_NOT_FOUND : nt_from_errno(err);
+	}
+	while ((d = readdir(dir)))
+		if (!is_dot(d->d_name) && wildcard_match(pattern, d->d_name))
+			matches++;
+	closedir(dir);
+	return matches ? NT_STATUS_OK : NT_STATUS_NO_SUCH_FILE;
+}
+
+static uint32_t fio_rename(struct client *c, const struct op *op)
+{
+	char *from = c->path[0], *to = c->path[1];
+	int pm = lookup(c, from);
+	struct stat st;
+	int rc;
+
+	(void)op;
+	lookup(c, to);
+	rc = renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
+	if (rc < 0 && errno == EINVAL) {
+		/* a file system without RENAME_NOREPLACE */
+		if (lstat(to, &st) == 0)
+			return NT_STATUS_OBJECT_NAME_COLLISION;
+		rc = rename(from, to);
+	}
+	if (rc < 0) {
+		int err = errno;
+
+		if (err == EEXIST || err == ENOTEMPTY)
+			return NT_STATUS_OBJECT_NAME_COLLISION;
+		if (err == ENOENT && lstat(from, &st) == 0)
+			return NT_STATUS_OBJECT_PATH_NOT_FOUND;	/* the target's directory */
+		return path_errno(err, from, pm);
+	}
+	if (c->opt->sync_dirs)
+		sync_parent(to);
+	return NT_STATUS_OK;
+}
+
+static uint32_t fio_unlink(struct client *c, const struct op *op)
+{
+	char *path = c->path[0];
+	int pm = lookup(c, path);
+
+	(void)op;
+	if (unlink(path) < 0) {
+		if (errno == EISDIR || errno == EPERM) {
+			struct stat st;
+
+			if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+				return NT_STATUS_FILE_IS_A_DIRECTORY;
+		}
+		return path_errno(errno, path, pm);
+	}
+	if (c->opt->sync_dirs)
+		sync_parent(path);
+	return NT_STATUS_OK;
+}
+
+static uint32_t fio_mkdir(struct client *c, const struct op *op)
+{
+	char *path = c->path[0];
+	int pm = lookup(c, path);
+	struct stat st;
+
+	(void)op;
+	if (mkdir(path, 0777) < 0) {
+		if (errno == EEXIST)	/* as dbench: an existing directory is fine */
+			return stat(path, &st) == 0 && S_ISDIR(st.st_mode) ? NT_STATUS_OK :
+									    NT_STATUS_OBJECT_NAME_COLLISION;
+		return path_errno(errno, path, pm);
+	}
+	if (c->opt->sync_dirs)
+		sync_parent(path);
+	return NT_STATUS_OK;
+}
+
+static uint32_t fio_rmdir(struct client *c, const struct op *op)
+{
+	char *path = c->path[0];
+	int pm = lookup(c, path);
+
+	(void)op;
+	if (rmdir(path) < 0) {
+		if (errno == ENOTEMPTY || errno == EEXIST)
+			return NT_STATUS_DIRECTORY_NOT_EMPTY;
+		if (errno == ENOTDIR) {
+			struct stat st;
+
+			if (lstat(path, &st) == 0)
+				return NT_STATUS_NOT_A_DIRECTORY;
+		}
+		return path_errno(errno, path, pm);
+	}
+	if (c->opt->sync_dirs)
+		sync_parent(path);
+	return NT_STATUS_OK;
+}
+
+static uint32_t fio_deltree(struct client *c, const struct op *op)
+{
+	int rc;
+
+	(void)op;
+	rc = remove_tree(c->path[0]);
+	if (rc < 0)
+		return nt_from_errno(-rc);
+	if (c->opt->sync_dirs)
+		sync_parent(c->path[0]);
+	return NT_STATUS_OK;
+}
+
+/* ---- the plain SMB ops: files named by path ---- */
+
+static uint32_t fio_smb_open(struct client *c, const struct op *op)
+{
+	struct fio *f = c->priv;
+	struct fio_handle *h = &f->h[op->handle];
+	char *path = c->path[0];
+	uint64_t fl = (uint64_t)c->num[0];
+	int flags = O_NOFOLLOW | O_CLOEXEC, pm, fd;
+
+	pm = lookup(c, path);
+	if ((fl & SMB_OPEN_READ) && !(fl & SMB_OPEN_WRITE))
+		flags |= O_RDONLY;
+	else if ((fl & SMB_OPEN_WRITE) && !(fl & SMB_OPEN_READ))
+		flags |= O_WRONLY;
+	else
+		flags |= O_RDWR;
+	if (fl & SMB_OPEN_CREATE)
+		flags |= O_CREAT;
+	if (fl & SMB_OPEN_TRUNCATE)
+		flags |= O_TRUNC;
+	if (fl & SMB_OPEN_EXCL)
+		flags |= O_CREAT | O_EXCL;
+	if (c->opt->sync_open)
+		flags |= O_SYNC;
+	fd = open(path, flags, 0644);
+	if (fd < 0) {
+		if (errno == EEXIST)
+			return NT_STATUS_OBJECT_NAME_COLLISION;
+		return path_errno(errno, path, pm);
+	}
+	handle_release(h);
+	h->fd = fd;
+	h->is_dir = 0;
+	handle_set_path(h, path);
+	return NT_STATUS_OK;
+}
+
+static uint32_t fio_smb_close(struct client *c, const struct op *op)
+{
+	return fio_close(c, op);
+}
+
+static uint32_t fio_smb_read(struct client *c, const struct op *op)
+{
+	struct fio_handle *h = handle_of(c, op);
+
+	if (!h)
+		return NT_STATUS_INVALID_HANDLE;
+	return do_read(c, h, c->num[0], c->num[1]);
+}
+
+static uint32_t fio_smb_write(struct client *c, const struct op *op)
+{
+	struct fio_handle *h = handle_of(c, op);
+
+	if (!h)
+		return NT_STATUS_INVALID_HANDLE;
+	return do_write(c, h, c->num[0], c->num[1]);
+}
+
+static uint32_t fio_smb_readdir(struct client *c, const struct op *op)
+{
+	char *path = c->path[0];
+	int pm = lookup(c, path);
+	DIR *dir = opendir(*path ? path : ".");
+	struct stat st;
+
+	(void)op;
+	if (!dir) {
+		if (errno == ENOTDIR && stat(path, &st) == 0)
+			return NT_STATUS_NOT_A_DIRECTORY;
+		return path_errno(errno, path, pm);
+	}
+	while (readdir(dir))
+		;
+	closedir(dir);
+	return NT_STATUS_OK;
+}
+
+static uint32_t fio_smb_stat(struct client *c, const struct op *op)
+{
+	char *path = c->path[0];
+	struct stat st;
+
+	(void)op;
+	if (!c->opt->no_resolve) {
+		int pm;
+
+		if (!resolve(path, &pm))
+			return not_found(path, pm);
+		return NT_STATUS_OK;
+	}
+	return stat(*path ? path : ".", &st) < 0 ? path_errno(errno, path, -1) : NT_STATUS_OK;
+}
+
+const struct backend fileio_backend = {
+	.name = "fileio",
+	.description = "the local file system under -D",
+	.setup = fio_setup,
+	.teardown = fio_teardown,
+	.remove_tree = fio_remove_tree,
+	.exists = fio_exists,
+	.op = {
+		[OP_NTCREATEX] = fio_ntcreatex,
+		[OP_CLOSE] = fio_close,
+		[OP_RENAME] = fio_rename,
+		[OP_UNLINK] = fio_unlink,
+		[OP_DELTREE] = fio_deltree,
+		[OP_MKDIR] = fio_mkdir,
+		[OP_RMDIR] = fio_rmdir,
+		[OP_QPATHINFO] = fio_qpathinfo,
+		[OP_QFILEINFO] = fio_qfileinfo,
+		[OP_QFSINFO] = fio_qfsinfo,
+		[OP_SFILEINFO] = fio_sfileinfo,
+		[OP_FIND_FIRST] = fio_find_first,
+		[OP_WRITEX] = fio_writex,
+		[OP_READX] = fio_readx,
+		[OP_LOCKX] = fio_lockx,
+		[OP_UNLOCKX] = fio_unlockx,
+		[OP_FLUSH] = fio_flush,
+		[OP_SMB_OPEN] = fio_smb_open,
+		[OP_SMB_CLOSE] = fio_smb_close,
+		[OP_SMB_READ] = fio_smb_read,
+		[OP_SMB_WRITE] = fio_smb_write,
+		[OP_SMB_READDIR] = fio_smb_readdir,
+		[OP_SMB_STAT] = fio_smb_stat,
+	},
+};

@@ -1,0 +1,367 @@
+/*
+ * client.c - one client: the interpreter that replays the compiled
+ * program against a backend, paces it, times every op and records the
+ * result in the client's own slot of the shared region.
+ *
+ * The hot path per op is: evaluate numbers (a copy when all are literal),
+ * expand the path templates, read the clock, call the handler, read the
+ * clock, compare the status, add to the slot.  Nothing is parsed here.
+ *
+ * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "backend.h"
+#include "client.h"
+#include "stats.h"
+#include "status.h"
+#include "util.h"
+
+void client_init(struct client *c, int id, const struct options *opt, const struct program *prog,
+		 const struct backend *be, struct shared *sh, uint64_t seed)
+{
+	memset(c, 0, sizeof(*c));
+	c->id = id;
+	c->nclients = opt->nclients;
+	c->opt = opt;
+	c->prog = prog;
+	c->be = be;
+	c->sh = sh;
+	c->slot = shared_slot(sh, id);
+	c->namelen = (size_t)snprintf(c->name, sizeof(c->name), "client%d", id);
+	c->nc.child = id;
+	c->nc.nchildren = opt->nclients;
+	rng_seed(c->nc.rng, seed, (uint64_t)id + 1);
+}
+
+/* Expand a path template for this client; returns the length. */
+static size_t expand_path(struct client *c, uint32_t path, char *dst)
+{
+	const struct path_tpl *t = &c->prog->paths[path];
+	const char *src = c->prog->pool + t->off;
+	size_t n = 0;
+
+	if (!(t->flags & (PATHF_CLIENT | PATHF_RANDSTR))) {
+		memcpy(dst, src, (size_t)t->len + 1);
+		return t->len;
+	}
+	for (size_t i = 0; i < t->len; i++) {
+		if (src[i] == PATH_CLIENT) {
+			memcpy(dst + n, c->name, c->namelen);
+			n += c->namelen;
+		} else if (src[i] == PATH_RANDSTR) {
+			int slot = src[++i];
+
+			memcpy(dst + n, c->randstr[slot], c->randstr_len[slot]);
+			n += c->randstr_len[slot];
+		} else {
+			dst[n++] = src[i];
+		}
+	}
+	dst[n] = '\0';
+	return n;
+}
+
+size_t client_expand(struct client *c, const char *tpl, size_t len, char *dst)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		if (tpl[i] == PATH_CLIENT) {
+			memcpy(dst + n, c->name, c->namelen);
+			n += c->namelen;
+		} else {
+			dst[n++] = tpl[i];
+		}
+	}
+	dst[n] = '\0';
+	return n;
+}
+
+static void randomstring(struct client *c, const struct op *op)
+{
+	const char *pat = c->prog->pool + op->num[1];
+	size_t len = (size_t)op->num[2], n = 0;
+	int slot = (int)op->num[0];
+
+	for (size_t i = 0; i < len && n < 63; i++) {
+		if (pat[i] != '[') {
+			c->randstr[slot][n++] = pat[i];
+			continue;
+		}
+		/* a [set]: ranges a-z expand; pick one member */
+		char members[256];
+		size_t m = 0, j = i + 1;
+
+		for (; pat[j] != ']'; j++) {
+			if (pat[j + 1] == '-' && pat[j + 2] != ']' && (unsigned char)pat[j + 2] >= (unsigned char)pat[j]) {
+				for (int ch = (unsigned char)pat[j]; ch <= (unsigned char)pat[j + 2] && m < sizeof(members); ch++)
+					members[m++] = (char)ch;
+				j += 2;
+			} else if (m < sizeof(members)) {
+				members[m++] = pat[j];
+			}
+		}
+		c->randstr[slot][n++] = members[rng_next(c->nc.rng) % m];
+		i = j;
+	}
+	c->randstr[slot][n] = '\0';
+	c->randstr_len[slot] = (uint8_t)n;
+}
+
+static void report_mismatch(struct client *c, const struct op *op, uint32_t status, bool size_bad)
+{
+	int shown = __atomic_fetch_add(&c->sh->mismatch_printed, 1, __ATOMIC_RELAXED);
+	const struct op_info *info = &op_info[op->id];
+	char b1[16], b2[16];
+
+	if (shown > c->opt->show_mismatches)
+		return;
+	if (shown == c->opt->show_mismatches) {
+		if (c->opt->show_mismatches > 0)
+			fprintf(stderr, "%s: further mismatches are counted, not shown\n", c->opt->progname);
+		return;
+	}
+	if (size_bad)
+		fprintf(stderr, "%s:%u: %s expected %lld bytes, got %llu (client %d)\n", c->prog->filename,
+			op->line, info->name, (long long)c->num[3], (unsigned long long)c->bytes, c->id);
+	else
+		fprintf(stderr, "%s:%u: %s expected %s, got %s (client %d)\n", c->prog->filename, op->line,
+			info->name, expect_name(info->domain, &op->expect, b1),
+			status_name(info->domain, status, b2), c->id);
+}
+
+static void record(struct client *c, const struct op *op, uint64_t t0, uint64_t t1, bool mismatch)
+{
+	struct slot *s = c->slot;
+	uint64_t lat = t1 - t0;
+	uint64_t sec = (t1 - c->release_ns) / NSEC_PER_SEC;
+	struct sec_stat *ss = &s->secs[sec % SEC_RING];
+
+	STAT_STORE(s->ops_all, s->ops_all + 1);
+	STAT_STORE(s->bytes_all, s->bytes_all + c->bytes);
+	if (ss->sec != sec) {
+		STAT_STORE(ss->ops, 0);
+		STAT_STORE(ss->bytes, 0);
+		STAT_STORE(ss->max_ns, 0);
+		__atomic_store_n(&ss->sec, sec, __ATOMIC_RELEASE);
+	}
+	STAT_STORE(ss->ops, ss->ops + 1);
+	STAT_STORE(ss->bytes, ss->bytes + c->bytes);
+	if (lat > ss->max_ns)
+		STAT_STORE(ss->max_ns, lat);
+	hist_add(&s->every, lat);
+	if (mismatch)
+		STAT_STORE(s->mismatches_all, s->mismatches_all + 1);
+	if (t1 < c->measure_start_ns || t1 >= STAT_LOAD(c->sh->measure_end_ns))
+		return;
+
+	struct op_stats *os = &s->ops[c->prog->statidx[op->id]];
+
+	op_stats_add(os, lat, c->bytes);
+	if (mismatch)
+		os->mismatches++;
+	if (c->sched_ns)
+		op_stats_add(&s->lag, t0 > c->sched_ns ? t0 - c->sched_ns : 0, 0);
+	STAT_STORE(s->ops_measured, s->ops_measured + 1);
+	STAT_STORE(s->bytes_measured, s->bytes_measured + c->bytes);
+}
+
+/* Evaluate the op at pc for this client and find when it may start. */
+static void prepare(struct client *c, const struct op *op, uint64_t now)
+{
+	const struct options *opt = c->opt;
+
+	numexpr_eval_all(c->prog, op, &c->nc, c->last[op->id], c->num);
+	for (int i = 0; i < op->npaths; i++)
+		expand_path(c, op->path[i], c->path[i]);
+	c->sched_ns = 0;
+	if (opt->target_rate > 0) {
+		c->sched_ns = c->rate_start_ns +
+			      (uint64_t)((double)c->rate_bytes * 1e3 / opt->target_rate);
+	} else if (op->when_ns >= 0) {
+		c->sched_ns = c->pass_start_ns + (uint64_t)op->when_ns;
+	}
+	c->due_ns = c->sched_ns > now ? c->sched_ns : 0;
+	c->prepared = 1;
+}
+
+/* Did a read or write move the byte count the loadfile expects? */
+static bool size_mismatch(const struct client *c, const struct op *op, uint32_t status)
+{
+	if ((op->id != OP_READX && op->id != OP_WRITEX) || !status_is_success(DOMAIN_NT, status))
+		return false;
+	return c->num[3] >= 0 && c->bytes != (uint64_t)c->num[3];
+}
+
+static int run_op(struct client *c, const struct op *op)
+{
+	struct slot *s = c->slot;
+	uint64_t t0, t1;
+	uint32_t status;
+	bool ok, size_bad;
+
+	c->bytes = 0;
+	c->op = op;
+	t0 = now_ns();
+	STAT_STORE(s->op_start_ns, t0);
+	status = c->be->op[op->id](c, op);
+	t1 = now_ns();
+	c->last_t1 = t1;
+	STAT_STORE(s->op_start_ns, 0);
+	c->prepared = 0;
+	if (status == STATUS_FATAL) {
+		if (!c->error[0])
+			snprintf(c->error, sizeof(c->error), "%s failed", op_info[op->id].name);
+		return -1;
+	}
+	ok = status_matches(&op->expect, op_info[op->id].domain, status);
+	size_bad = ok && size_mismatch(c, op, status);
+	record(c, op, t0, t1, !ok || size_bad);
+	if (!ok || size_bad)
+		report_mismatch(c, op, status, size_bad);
+	c->rate_bytes += c->bytes;
+	return 0;
+}
+
+/* Would WAITSP still have to wait?  Never for a client that is gone. */
+static bool waitsp_blocked(struct client *c)
+{
+	int64_t target = c->num[0] % c->nclients;
+	struct slot *t;
+	int64_t want = ((int64_t)c->pass << 32) | (int64_t)(uint32_t)c->num[1];
+	int state;
+
+	if (target < 0)
+		target += c->nclients;
+	t = shared_slot(c->sh, (int)target);
+	state = STAT_LOAD(t->state);
+	if (state == SLOT_CLEANUP || state == SLOT_DONE || state == SLOT_FAILED || t == c->slot)
+		return false;
+	return STAT_LOAD(t->sp64) < want;
+}
+
+/*
+ * Run one program entry.  Returns 0 when it ran (or was a directive),
+ * 1 when the client must wait until c->due_ns, -1 on a fatal error.
+ */
+static int step(struct client *c, uint64_t now)
+{
+	const struct program *prog = c->prog;
+	const struct op *op = &prog->ops[c->pc];
+
+	if (!c->prepared) {
+		prepare(c, op, now);
+		if (op->id == DIR_WAITSP && waitsp_blocked(c)) {
+			c->due_ns = now + 200 * NSEC_PER_USEC;
+			c->prepared = 0;
+			return 1;
+		}
+		if (op->id == DIR_SLEEP && c->num[0] > 0) {
+			c->due_ns = now + (uint64_t)c->num[0] * NSEC_PER_USEC;
+			c->sched_ns = 0;
+			c->pc++;
+			c->prepared = 0;
+			return 1;
+		}
+		if (c->due_ns)
+			return 1;
+	}
+	c->prepared = 0;
+	c->due_ns = 0;
+	if (op->id < OP_COUNT) {
+		if (run_op(c, op) < 0)
+			return -1;
+		c->pc++;
+		return 0;
+	}
+	switch (op->id) {
+	case DIR_LOOP:
+		if (c->num[0] <= 0) {
+			c->pc = (uint32_t)op->num[1];
+			return 0;
+		}
+		c->loop_left[c->loop_depth++] = (uint32_t)MIN(c->num[0], (int64_t)UINT32_MAX);
+		break;
+	case DIR_ENDLOOP:
+		if (--c->loop_left[c->loop_depth - 1] > 0) {
+			c->pc = (uint32_t)op->num[1] + 1;
+			return 0;
+		}
+		c->loop_depth--;
+		break;
+	case DIR_SETSP:
+		STAT_STORE(c->slot->sp64, ((int64_t)c->pass << 32) | (int64_t)(uint32_t)c->num[0]);
+		break;
+	case DIR_RANDOMSTRING:
+		randomstring(c, op);
+		break;
+	case DIR_WRITEPATTERN:
+		c->writepattern = (int)op->num[0];
+		break;
+	default:	/* SLEEP 0, WAITSP satisfied */
+		break;
+	}
+	c->pc++;
+	return 0;
+}
+
+/* Start a pass, or finish when the wanted passes are done. */
+static bool next_pass(struct client *c, uint64_t now)
+{
+	c->pass++;
+	STAT_STORE(c->slot->passes, c->pass);
+	if (c->opt->passes > 0 && c->pass >= (uint64_t)c->opt->passes) {
+		STAT_STORE(c->slot->work_end_ns, now);
+		STAT_STORE(c->slot->finished_work, 1);
+		return false;
+	}
+	c->pc = 0;
+	c->pass_start_ns = now;
+	return true;
+}
+
+/*
+ * Advance one client by one op if it is due.  Returns 0 if it ran
+ * something, 1 if it waits (c->due_ns), 2 when it has finished.
+ */
+int client_advance(struct client *c, uint64_t *nowp, const volatile int *local_stop)
+{
+	uint64_t now = *nowp;
+	int rc;
+
+	if (c->finished)
+		return 2;
+	if (*local_stop || STAT_LOAD(c->sh->stop) || now >= STAT_LOAD(c->sh->measure_end_ns)) {
+		c->finished = 1;
+		return 2;
+	}
+	if (c->due_ns > now)
+		return 1;
+	c->last_t1 = 0;
+	rc = step(c, now);
+	if (c->last_t1)
+		*nowp = c->last_t1;
+	if (rc < 0) {
+		c->finished = 1;
+		c->failed = 1;
+		return 2;
+	}
+	if (c->pc >= c->prog->nops && !next_pass(c, *nowp)) {
+		c->finished = 1;
+		return 2;
+	}
+	return rc;
+}
+
+void client_start(struct client *c, uint64_t release_ns, uint64_t measure_start_ns)
+{
+	c->release_ns = release_ns;
+	c->measure_start_ns = measure_start_ns;
+	c->pass_start_ns = release_ns;
+	c->rate_start_ns = release_ns;
+	STAT_STORE(c->slot->state, SLOT_RUNNING);
+}

@@ -1,0 +1,93 @@
+/*
+ * dbench.c - main: options -> load -> run -> report.
+ *
+ * dbench and tbench are the same program: tbench is dbench with the sockio
+ * backend and a SERVER argument (chosen by the name it is run under).
+ *
+ * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "backend.h"
+#include "loadfile.h"
+#include "options.h"
+#include "report.h"
+#include "run.h"
+#include "stats.h"
+#include "util.h"
+
+static void print_check(const struct program *prog, const struct backend *be)
+{
+	struct pass_stats ps;
+
+	program_pass_stats(prog, options.nclients, options.seed, &ps);
+	printf("Loadfile %s: %llu lines, %u program entries, crc32 %08x\n", prog->filename,
+	       (unsigned long long)prog->lines, prog->nops, prog->crc32);
+	printf("Backend %s: every operation is supported\n", be->name);
+	printf("\nOne pass of client 0:\n");
+	printf(" %-24s %10s %7s\n", "Operation", "Count", "%");
+	for (int id = 0; id < OP_COUNT; id++) {
+		if (!ps.ops[id])
+			continue;
+		printf(" %-24s %10llu %6.2f%%\n", op_info[id].name, (unsigned long long)ps.ops[id],
+		       100.0 * (double)ps.ops[id] / (double)ps.total_ops);
+	}
+	printf(" %-24s %10llu\n", "total", (unsigned long long)ps.total_ops);
+	printf("\nBytes read:     %llu (%.1f MB)\n", (unsigned long long)ps.bytes_read,
+	       (double)ps.bytes_read / 1e6);
+	printf("Bytes written:  %llu (%.1f MB)\n", (unsigned long long)ps.bytes_written,
+	       (double)ps.bytes_written / 1e6);
+	printf("Bytes per op:   %.0f\n",
+	       ps.total_ops ? (double)(ps.bytes_read + ps.bytes_written) / (double)ps.total_ops : 0);
+	printf("Files touched:  %llu distinct paths\n", (unsigned long long)ps.paths);
+	if (prog->timestamps)
+		printf("Duration:       %.3f sec (by the timestamps)\n", ps.duration);
+	printf("Netbench scale: %g\n", prog->nbscale);
+}
+
+int main(int argc, const char **argv)
+{
+	const struct backend *be;
+	struct program *prog;
+	struct shared *sh;
+	struct run_result res;
+	int status;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	options_parse(argc, argv);
+	be = backend_find(options.backend);
+	prog = program_load(options.loadfile, stderr);
+	if (!prog)
+		return EXIT_USAGE;
+	if (program_check_backend(prog, be, stderr) < 0)
+		return EXIT_USAGE;
+	if (options.check_loadfile) {
+		print_check(prog, be);
+		program_free(prog);
+		return 0;
+	}
+	if (be->init && be->init(&options) < 0)
+		return EXIT_USAGE;
+	report_banner(prog);
+	sh = shared_create(prog, options.nclients);
+	run_benchmark(prog, be, sh, &res);
+	if (res.setup_failed) {
+		for (int i = 0; i < sh->nclients; i++) {
+			struct slot *s = shared_slot(sh, i);
+
+			if (s->state == SLOT_FAILED)
+				fprintf(stderr, "%s: client %d: %s\n", options.progname, i, s->error);
+		}
+		if (!res.signal)
+			fprintf(stderr, "%s: no client was started\n", options.progname);
+		status = res.signal ? 128 + res.signal : EXIT_USAGE;
+	} else {
+		status = report_final(prog, be, sh, &res);
+	}
+	shared_destroy(sh);
+	program_free(prog);
+	return status;
+}

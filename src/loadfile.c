@@ -1,0 +1,1225 @@
+/*
+ * loadfile.c - the loadfile compiler.
+ *
+ * The parent reads the whole loadfile once (plain text, or gzip through
+ * zlib) and turns each line into a struct op: the op id, its numbers parsed,
+ * its paths normalized and interned as templates with the client-name slot
+ * marked, handle numbers mapped to dense per-client indices, the expected
+ * status decoded and the optional timestamp in nanoseconds.  Loops are
+ * compiled to jumps.  Clients then run the program without ever looking at
+ * text again.  The grammar is documented in dbench-loadfile(5).
+ *
+ * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "backend.h"
+#include "loadfile.h"
+#include "numexpr.h"
+#include "status.h"
+#include "util.h"
+
+#define MAX_TOKENS 16
+#define MAX_ERRORS 10
+#define MAX_LOADFILE_BYTES (4ULL << 30)	/* refuse anything larger */
+
+struct token {
+	const char *s;		/* start, after the opening quote if quoted */
+	size_t len;
+	bool quoted;
+};
+
+/* Open-addressing map from a 64-bit key to a dense index. */
+struct index_map {
+	int64_t *keys;
+	uint32_t *vals;		/* UINT32_MAX: empty */
+	size_t cap;		/* power of two */
+	size_t used;
+};
+
+struct parser {
+	const char *name;	/* file name for messages */
+	FILE *errors;
+	int nerrors;
+	uint64_t lineno;
+	struct program *prog;
+	size_t cap_ops, cap_paths, cap_pool, cap_exprs;
+	uint32_t *path_slots;	/* interning hash: path index + 1, 0 empty */
+	size_t path_slots_cap;
+	struct index_map handles;	/* loadfile handle number -> index */
+	struct index_map path_handles;	/* path index -> handle index */
+	uint32_t loop_stack[MAX_LOOP_DEPTH]; /* op index of each open LOOP */
+	uint64_t loop_line[MAX_LOOP_DEPTH];
+	int depth;
+	int repeat_open;	/* a REPEAT waits for its op */
+	bool randstr_defined[MAX_RANDSTR];
+};
+
+static void perror_at(struct parser *ps, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void perror_at(struct parser *ps, const char *fmt, ...)
+{
+	va_list ap;
+
+	ps->nerrors++;
+	if (ps->nerrors > MAX_ERRORS)
+		return;
+	fprintf(ps->errors, "%s:%llu: ", ps->name, (unsigned long long)ps->lineno);
+	va_start(ap, fmt);
+	vfprintf(ps->errors, fmt, ap);
+	va_end(ap);
+	fputc('\n', ps->errors);
+}
+
+/* ---- small maps ---- */
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	return x ^ (x >> 33);
+}
+
+static void index_map_grow(struct index_map *m)
+{
+	struct index_map old = *m;
+
+	m->cap = old.cap ? old.cap * 2 : 1024;
+	m->keys = xmalloc(m->cap * sizeof(*m->keys));
+	m->vals = xmalloc(m->cap * sizeof(*m->vals));
+	memset(m->vals, 0xff, m->cap * sizeof(*m->vals));
+	m->used = 0;
+	for (size_t i = 0; i < old.cap; i++) {
+		if (old.vals[i] == UINT32_MAX)
+			continue;
+		size_t j = mix64((uint64_t)old.keys[i]) & (m->cap - 1);
+
+		while (m->vals[j] != UINT32_MAX)
+			j = (j + 1) & (m->cap - 1);
+		m->keys[j] = old.keys[i];
+		m->vals[j] = old.vals[i];
+		m->used++;
+	}
+	free(old.keys);
+	free(old.vals);
+}
+
+/* Index of key; a new one (*next, then incremented) if absent. */
+static uint32_t index_map_get(struct index_map *m, int64_t key, uint32_t *next)
+{
+	size_t j;
+
+	if ((m->used + 1) * 2 > m->cap)
+		index_map_grow(m);
+	j = mix64((uint64_t)key) & (m->cap - 1);
+	while (m->vals[j] != UINT32_MAX) {
+		if (m->keys[j] == key)
+			return m->vals[j];
+		j = (j + 1) & (m->cap - 1);
+	}
+	m->keys[j] = key;
+	m->vals[j] = (*next)++;
+	m->used++;
+	return m->vals[j];
+}
+
+static void index_map_free(struct index_map *m)
+{
+	free(m->keys);
+	free(m->vals);
+}
+
+/* ---- the string pool and path interning ---- */
+
+static uint32_t pool_add(struct parser *ps, const char *s, size_t len)
+{
+	struct program *prog = ps->prog;
+	uint32_t off;
+
+	if (prog->poolsize + len + 1 > ps->cap_pool) {
+		while (prog->poolsize + len + 1 > ps->cap_pool)
+			ps->cap_pool = ps->cap_pool ? ps->cap_pool * 2 : 65536;
+		prog->pool = xrealloc(prog->pool, ps->cap_pool);
+	}
+	off = (uint32_t)prog->poolsize;
+	memcpy(prog->pool + off, s, len);
+	prog->pool[off + len] = '\0';
+	prog->poolsize += len + 1;
+	return off;
+}
+
+static uint64_t hash_bytes(const char *s, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+static void path_slots_grow(struct parser *ps)
+{
+	struct program *prog = ps->prog;
+	size_t cap = ps->path_slots_cap ? ps->path_slots_cap * 2 : 4096;
+
+	free(ps->path_slots);
+	ps->path_slots = xcalloc(cap, sizeof(*ps->path_slots));
+	ps->path_slots_cap = cap;
+	for (uint32_t i = 0; i < prog->npaths; i++) {
+		const struct path_tpl *t = &prog->paths[i];
+		size_t j = hash_bytes(prog->pool + t->off, t->len) & (cap - 1);
+
+		while (ps->path_slots[j])
+			j = (j + 1) & (cap - 1);
+		ps->path_slots[j] = i + 1;
+	}
+}
+
+static uint32_t path_intern(struct parser *ps, const char *s, size_t len, uint16_t flags)
+{
+	struct program *prog = ps->prog;
+	size_t j;
+
+	if ((prog->npaths + 1) * 2 > ps->path_slots_cap)
+		path_slots_grow(ps);
+	j = hash_bytes(s, len) & (ps->path_slots_cap - 1);
+	while (ps->path_slots[j]) {
+		const struct path_tpl *t = &prog->paths[ps->path_slots[j] - 1];
+
+		if (t->len == len && memcmp(prog->pool + t->off, s, len) == 0)
+			return ps->path_slots[j] - 1;
+		j = (j + 1) & (ps->path_slots_cap - 1);
+	}
+	if (prog->npaths == ps->cap_paths) {
+		ps->cap_paths = ps->cap_paths ? ps->cap_paths * 2 : 1024;
+		prog->paths = xrealloc(prog->paths, ps->cap_paths * sizeof(*prog->paths));
+	}
+	prog->paths[prog->npaths] = (struct path_tpl){
+		.off = pool_add(ps, s, len),
+		.len = (uint16_t)len,
+		.flags = flags,
+	};
+	ps->path_slots[j] = prog->npaths + 1;
+	return prog->npaths++;
+}
+
+/*
+ * Normalize a loadfile path: '\' and '/' separate components; empty and
+ * "." components vanish; ".." removes the previous one and may not climb
+ * above the share root; a component "client1" becomes the client slot; "$N"
+ * (N a RANDOMSTRING slot defined earlier) becomes a random-string slot.
+ * The result is relative to the share root, '/' separated, "" for the root.
+ */
+static int path_normalize(struct parser *ps, const struct token *t, char *out, size_t *outlen,
+			  uint16_t *flags)
+{
+	const char *p = t->s, *end = t->s + t->len;
+	size_t n = 0, expanded = 0;
+	size_t starts[PATH_MAX / 2];
+	int ncomp = 0;
+
+	*flags = 0;
+	if (t->len >= 2 && ((p[0] == '\\' && p[1] == '\\') || (p[0] == '/' && p[1] == '/'))) {
+		perror_at(ps, "path \"%.*s\": UNC paths (\\\\server\\share) are not allowed; paths are relative to the share root",
+			  (int)t->len, t->s);
+		return -1;
+	}
+	for (const char *c = p; c < end; c++) {
+		unsigned char ch = (unsigned char)*c;
+
+		if (ch < 0x20 || ch == 0x7f) {
+			perror_at(ps, "path \"%.*s\": control character 0x%02x", (int)t->len, t->s, ch);
+			return -1;
+		}
+		if (ch == ':') {
+			perror_at(ps, "path \"%.*s\": ':' is not allowed (drive letters, host:/export prefixes and streams are not paths under the share root; dbench-trace2load --root rewrites a server's export to \\clients\\client1)",
+				  (int)t->len, t->s);
+			return -1;
+		}
+	}
+	while (p < end) {
+		const char *q = p;
+
+		while (q < end && *q != '\\' && *q != '/')
+			q++;
+		size_t len = (size_t)(q - p);
+
+		if (len == 0 || (len == 1 && p[0] == '.')) {
+			/* nothing */
+		} else if (len == 2 && p[0] == '.' && p[1] == '.') {
+			if (ncomp == 0) {
+				perror_at(ps, "path \"%.*s\" leaves the share root", (int)t->len, t->s);
+				return -1;
+			}
+			n = starts[--ncomp];
+			if (n > 0)
+				n--;	/* the separator */
+		} else {
+			if (n + len + 2 >= PATH_MAX / 2 || ncomp >= (int)ARRAY_SIZE(starts)) {
+				perror_at(ps, "path \"%.*s\" is too long", (int)t->len, t->s);
+				return -1;
+			}
+			if (n > 0)
+				out[n++] = '/';
+			starts[ncomp++] = n;
+			if (len == 7 && memcmp(p, "client1", 7) == 0) {
+				out[n++] = PATH_CLIENT;
+				*flags |= PATHF_CLIENT;
+				expanded += 16;
+			} else {
+				for (size_t i = 0; i < len; i++) {
+					if (p[i] == '$' && i + 1 < len && p[i + 1] >= '0' && p[i + 1] <= '9') {
+						int slot = p[i + 1] - '0';
+
+						if (i + 2 < len && p[i + 2] >= '0' && p[i + 2] <= '9')
+							slot = slot * 10 + (p[i + 2] - '0');
+						if (slot < MAX_RANDSTR && ps->randstr_defined[slot]) {
+							out[n++] = PATH_RANDSTR;
+							out[n++] = (char)slot;
+							*flags |= PATHF_RANDSTR;
+							expanded += 64;
+							i += slot >= 10 ? 2 : 1;
+							continue;
+						}
+					}
+					out[n++] = p[i];
+				}
+			}
+		}
+		p = q + (q < end);
+	}
+	if (n + expanded + 1 >= PATH_MAX) {
+		perror_at(ps, "path \"%.*s\" is too long", (int)t->len, t->s);
+		return -1;
+	}
+	out[n] = '\0';
+	*outlen = n;
+	return 0;
+}
+
+/* ---- numbers ---- */
+
+static bool parse_literal(const char *s, size_t len, int64_t *out)
+{
+	bool neg = false;
+	uint64_t v = 0;
+	size_t i = 0;
+
+	if (len && s[0] == '-') {
+		neg = true;
+		i = 1;
+	}
+	if (i == len)
+		return false;
+	if (len - i > 2 && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X')) {
+		i += 2;
+		if (len - i > 16)
+			return false;
+		for (; i < len; i++) {
+			char c = s[i];
+			unsigned d;
+
+			if (c >= '0' && c <= '9')
+				d = (unsigned)(c - '0');
+			else if (c >= 'a' && c <= 'f')
+				d = (unsigned)(c - 'a' + 10);
+			else if (c >= 'A' && c <= 'F')
+				d = (unsigned)(c - 'A' + 10);
+			else
+				return false;
+			v = (v << 4) | d;
+		}
+	} else {
+		for (; i < len; i++) {
+			if (s[i] < '0' || s[i] > '9')
+				return false;
+			if (v > (UINT64_MAX - 9) / 10)
+				return false;
+			v = v * 10 + (uint64_t)(s[i] - '0');
+		}
+	}
+	if (v > (uint64_t)INT64_MAX)
+		return false;
+	*out = neg ? -(int64_t)v : (int64_t)v;
+	return true;
+}
+
+/* An operand inside an expression: a literal, "child" or "num_children";
+ * advances *p. */
+static bool parse_operand(const char **p, const char *end, struct operand *o)
+{
+	const char *s = *p, *q = s;
+
+	if ((size_t)(end - s) >= 12 && memcmp(s, "num_children", 12) == 0) {
+		o->kind = OPERAND_NCHILDREN;
+		*p = s + 12;
+		return true;
+	}
+	if ((size_t)(end - s) >= 5 && memcmp(s, "child", 5) == 0) {
+		o->kind = OPERAND_CHILD;
+		*p = s + 5;
+		return true;
+	}
+	while (q < end && *q != '/' && *q != '%' && *q != '+' && *q != '-')
+		q++;
+	o->kind = OPERAND_LITERAL;
+	if (!parse_literal(s, (size_t)(q - s), &o->value))
+		return false;
+	*p = q;
+	return true;
+}
+
+static int parse_expr(struct parser *ps, const struct token *t, struct numexpr *x)
+{
+	const char *p = t->s, *end = t->s + t->len;
+
+	memset(x, 0, sizeof(*x));
+	if (*p == '*') {
+		x->base = NUM_RANDOM;
+		p++;
+	} else if (*p == '+') {
+		x->base = NUM_RELATIVE;
+		p++;
+		if (!parse_operand(&p, end, &x->operand))
+			goto bad;
+	} else {
+		if (!parse_operand(&p, end, &x->operand))
+			goto bad;
+		x->base = x->operand.kind == OPERAND_CHILD ? NUM_CHILD :
+			  x->operand.kind == OPERAND_NCHILDREN ? NUM_NCHILDREN : NUM_LITERAL;
+	}
+	while (p < end) {
+		char opc = *p++;
+
+		if (opc != '/' && opc != '%' && opc != '+' && opc != '-')
+			goto bad;
+		if (x->nqual == MAX_QUALIFIERS) {
+			perror_at(ps, "number '%.*s' has more than %d qualifiers", (int)t->len, t->s,
+				  MAX_QUALIFIERS);
+			return -1;
+		}
+		x->qual[x->nqual].op = opc;
+		if (!parse_operand(&p, end, &x->qual[x->nqual].operand))
+			goto bad;
+		if ((opc == '/' || opc == '%') && x->qual[x->nqual].operand.kind == OPERAND_LITERAL &&
+		    x->qual[x->nqual].operand.value <= 0) {
+			perror_at(ps, "number '%.*s': '%c' needs a positive operand", (int)t->len, t->s, opc);
+			return -1;
+		}
+		x->nqual++;
+	}
+	return 0;
+bad:
+	perror_at(ps, "bad number '%.*s' (expected a number, '*' with /align %%mod +add qualifiers, '+N', 'child' or 'num_children')",
+		  (int)t->len, t->s);
+	return -1;
+}
+
+/* ---- building ops ---- */
+
+static struct op *op_new(struct parser *ps, uint16_t id, int64_t when_ns)
+{
+	struct program *prog = ps->prog;
+	struct op *op;
+
+	if (prog->nops == ps->cap_ops) {
+		ps->cap_ops = ps->cap_ops ? ps->cap_ops * 2 : 4096;
+		prog->ops = xrealloc(prog->ops, ps->cap_ops * sizeof(*prog->ops));
+	}
+	op = &prog->ops[prog->nops++];
+	memset(op, 0, sizeof(*op));
+	op->id = id;
+	op->line = ps->lineno > UINT32_MAX ? UINT32_MAX : (uint32_t)ps->lineno;
+	op->handle = NO_HANDLE;
+	op->path[0] = op->path[1] = NO_PATH;
+	op->when_ns = when_ns;
+	op->expect.kind = EXPECT_ANY;
+	return op;
+}
+
+/* Store a number argument; literal fast path, else an expression. */
+static int op_set_num(struct parser *ps, struct op *op, int i, const struct token *t)
+{
+	struct program *prog = ps->prog;
+	struct numexpr x;
+
+	if (t->quoted) {
+		perror_at(ps, "expected a number, got \"%.*s\"", (int)t->len, t->s);
+		return -1;
+	}
+	if (parse_literal(t->s, t->len, &op->num[i]))
+		return 0;
+	if (parse_expr(ps, t, &x) < 0)
+		return -1;
+	if (op->expr == 0) {
+		if (prog->nexprs + MAX_NUMS > ps->cap_exprs) {
+			ps->cap_exprs = ps->cap_exprs ? ps->cap_exprs * 2 : 256;
+			prog->exprs = xrealloc(prog->exprs, ps->cap_exprs * sizeof(*prog->exprs));
+		}
+		for (int k = 0; k < MAX_NUMS; k++) {
+			memset(&prog->exprs[prog->nexprs + k], 0, sizeof(struct numexpr));
+			prog->exprs[prog->nexprs + k].base = NUM_LITERAL;
+		}
+		op->expr = prog->nexprs + 1;
+		prog->nexprs += MAX_NUMS;
+		/* literals parsed so far keep working: they are in num[] and
+		 * the literal expressions read num[] at run time */
+	}
+	prog->exprs[op->expr - 1 + (uint32_t)i] = x;
+	return 0;
+}
+
+static int op_set_path(struct parser *ps, struct op *op, int i, const struct token *t)
+{
+	char buf[PATH_MAX];
+	size_t len;
+	uint16_t flags;
+
+	if (path_normalize(ps, t, buf, &len, &flags) < 0)
+		return -1;
+	op->path[i] = path_intern(ps, buf, len, flags);
+	op->npaths = (uint8_t)(i + 1);
+	return 0;
+}
+
+static bool is_path_handle_op(int id)
+{
+	return id == OP_SMB_OPEN || id == OP_SMB_CLOSE || id == OP_SMB_READ || id == OP_SMB_WRITE;
+}
+
+/* Destructive ops on the share root itself would wipe the whole target. */
+static bool is_destructive(int id)
+{
+	return id == OP_DELTREE || id == OP_RMDIR || id == OP_UNLINK || id == OP_RENAME ||
+	       id == OP_REMOVE3 || id == OP_RMDIR3 || id == OP_RENAME3;
+}
+
+static int compile_op(struct parser *ps, int id, const struct token *tok, int ntok, int64_t when)
+{
+	const struct op_info *info = &op_info[id];
+	struct program *prog = ps->prog;
+	int nargs = 0, nrequired = -1, given = ntok - 1, ni = 0, pi = 0;
+	struct op *op;
+
+	for (const char *a = info->args; *a; a++) {
+		if (*a == '?')
+			nrequired = nargs;
+		else
+			nargs++;
+	}
+	if (nrequired < 0)
+		nrequired = nargs;
+	if (ntok < 1) {
+		perror_at(ps, "%s: missing status", info->name);
+		return -1;
+	}
+	if (given < nrequired || given > nargs) {
+		if (nrequired == nargs)
+			perror_at(ps, "%s takes %d argument%s and a status, got %d field%s", info->name,
+				  nargs, nargs == 1 ? "" : "s", ntok, ntok == 1 ? "" : "s");
+		else
+			perror_at(ps, "%s takes %d to %d arguments and a status, got %d fields", info->name,
+				  nrequired, nargs, ntok);
+		return -1;
+	}
+	op = op_new(ps, (uint16_t)id, when);
+	int k = 0;
+	for (const char *a = info->args; *a; a++) {
+		if (*a == '?')
+			continue;
+		if (k >= given) {
+			if (*a != 'p')
+				ni++;
+			k++;
+			continue;
+		}
+		const struct token *t = &tok[k++];
+
+		switch (*a) {
+		case 'p':
+			if (!t->quoted && t->len && (t->s[0] == '*' || (t->s[0] >= '0' && t->s[0] <= '9'))) {
+				perror_at(ps, "%s: expected a path, got '%.*s'", info->name, (int)t->len, t->s);
+				return -1;
+			}
+			if (op_set_path(ps, op, pi++, t) < 0)
+				return -1;
+			break;
+		case 'h': {
+			int64_t h;
+
+			if (t->quoted || !parse_literal(t->s, t->len, &h)) {
+				perror_at(ps, "%s: handle must be a number, got '%.*s'", info->name,
+					  (int)t->len, t->s);
+				return -1;
+			}
+			op->num[ni++] = h;
+			op->handle = index_map_get(&ps->handles, h, &prog->nhandles);
+			break;
+		}
+		default:
+			if (op_set_num(ps, op, ni++, t) < 0)
+				return -1;
+			break;
+		}
+	}
+	op->nnums = (uint8_t)ni;
+	if (is_path_handle_op(id))
+		op->handle = index_map_get(&ps->path_handles, op->path[0], &prog->nhandles);
+	if (is_destructive(id) && op->path[0] != NO_PATH && prog->paths[op->path[0]].len == 0) {
+		perror_at(ps, "%s of the share root is not allowed", info->name);
+		return -1;
+	}
+	const struct token *st = &tok[ntok - 1];
+
+	if (st->quoted || status_parse(st->s, st->len, info->domain, &op->expect) < 0) {
+		perror_at(ps, "%s: bad status '%.*s' (expected %s, 0x hex, SUCCESS, ERROR or *)",
+			  info->name, (int)st->len, st->s,
+			  info->domain == DOMAIN_NT ? "an NT_STATUS_* name" :
+			  info->domain == DOMAIN_NFS ? "an nfsstat3 name such as NFS3ERR_NOENT" :
+			  "an nlm4_stats name such as NLM4_DENIED");
+		return -1;
+	}
+	prog->count[id]++;
+	if (when >= 0)
+		prog->timestamps = true;
+	return 0;
+}
+
+/* ---- directives ---- */
+
+static bool word_is(const struct token *t, const char *w)
+{
+	return !t->quoted && strlen(w) == t->len && memcmp(t->s, w, t->len) == 0;
+}
+
+static int compile_randomstring(struct parser *ps, const struct token *tok, int ntok, int64_t when)
+{
+	int64_t slot;
+	struct op *op;
+
+	if (ntok != 2 || !tok[1].quoted) {
+		perror_at(ps, "RANDOMSTRING takes a slot number and a quoted pattern");
+		return -1;
+	}
+	if (tok[0].quoted || !parse_literal(tok[0].s, tok[0].len, &slot) || slot < 0 ||
+	    slot >= MAX_RANDSTR) {
+		perror_at(ps, "RANDOMSTRING slot must be 0..%d", MAX_RANDSTR - 1);
+		return -1;
+	}
+	/* validate the pattern: literal characters and [set] classes */
+	size_t outlen = 0;
+
+	for (size_t i = 0; i < tok[1].len; i++) {
+		if (tok[1].s[i] == '[') {
+			size_t j = i + 1;
+
+			while (j < tok[1].len && tok[1].s[j] != ']')
+				j++;
+			if (j == tok[1].len || j == i + 1) {
+				perror_at(ps, "RANDOMSTRING pattern: unterminated or empty [set]");
+				return -1;
+			}
+			i = j;
+		} else if (tok[1].s[i] == '\\' || tok[1].s[i] == '/' || tok[1].s[i] == ':') {
+			perror_at(ps, "RANDOMSTRING pattern may not contain '%c'", tok[1].s[i]);
+			return -1;
+		}
+		outlen++;
+	}
+	if (outlen == 0 || outlen > 63) {
+		perror_at(ps, "RANDOMSTRING pattern must make 1 to 63 characters");
+		return -1;
+	}
+	op = op_new(ps, DIR_RANDOMSTRING, when);
+	op->num[0] = slot;
+	op->num[1] = pool_add(ps, tok[1].s, tok[1].len);
+	op->num[2] = (int64_t)tok[1].len;
+	op->nnums = 3;
+	ps->randstr_defined[slot] = true;
+	return 0;
+}
+
+/* A directive with numeric arguments only. */
+static int compile_numeric_directive(struct parser *ps, uint16_t id, const char *name,
+				     const struct token *tok, int ntok, int nwant, int64_t when)
+{
+	struct op *op;
+
+	if (ntok != nwant) {
+		perror_at(ps, "%s takes %d number%s", name, nwant, nwant == 1 ? "" : "s");
+		return -1;
+	}
+	op = op_new(ps, id, when);
+	for (int i = 0; i < ntok; i++)
+		if (op_set_num(ps, op, i, &tok[i]) < 0)
+			return -1;
+	op->nnums = (uint8_t)ntok;
+	return 0;
+}
+
+static int open_loop(struct parser *ps, const struct token *count, int64_t when)
+{
+	if (ps->depth == MAX_LOOP_DEPTH) {
+		perror_at(ps, "loops nested deeper than %d", MAX_LOOP_DEPTH);
+		return -1;
+	}
+	if (compile_numeric_directive(ps, DIR_LOOP, "LOOP", count, 1, 1, when) < 0)
+		return -1;
+	ps->loop_stack[ps->depth] = ps->prog->nops - 1;
+	ps->loop_line[ps->depth] = ps->lineno;
+	ps->depth++;
+	return 0;
+}
+
+static void close_loop(struct parser *ps)
+{
+	struct program *prog = ps->prog;
+	uint32_t start = ps->loop_stack[--ps->depth];
+	struct op *end = op_new(ps, DIR_ENDLOOP, -1);
+
+	end->num[1] = start;
+	prog->ops[start].num[1] = prog->nops;	/* the index after ENDLOOP */
+}
+
+/* Returns 1 if the line was a directive (compiled or in error), 0 if not. */
+static int compile_directive(struct parser *ps, const struct token *tok, int ntok, int64_t when,
+			     int *rc)
+{
+	const struct token *w = &tok[0];
+	struct program *prog = ps->prog;
+
+	*rc = 0;
+	if (word_is(w, "LOOP")) {
+		*rc = ntok == 2 ? open_loop(ps, &tok[1], when) : -1;
+		if (ntok != 2)
+			perror_at(ps, "LOOP takes one number (the count)");
+	} else if (word_is(w, "ENDLOOP")) {
+		if (ntok != 1) {
+			perror_at(ps, "ENDLOOP takes no arguments");
+			*rc = -1;
+		} else if (ps->depth == 0 || ps->repeat_open) {
+			perror_at(ps, "ENDLOOP without LOOP");
+			*rc = -1;
+		} else {
+			close_loop(ps);
+		}
+	} else if (word_is(w, "REPEAT")) {
+		if (ntok != 2) {
+			perror_at(ps, "REPEAT takes one number (the count)");
+			*rc = -1;
+		} else if (ps->repeat_open) {
+			perror_at(ps, "REPEAT must be followed by an operation");
+			*rc = -1;
+		} else if ((*rc = open_loop(ps, &tok[1], when)) == 0) {
+			ps->repeat_open = 1;
+		}
+	} else if (word_is(w, "SLEEP") || word_is(w, "Sleep")) {
+		/* dbench's "Sleep usec [status]" form: the status is ignored */
+		*rc = compile_numeric_directive(ps, DIR_SLEEP, "SLEEP", tok + 1, ntok == 3 ? 1 : ntok - 1,
+						1, when);
+	} else if (word_is(w, "SETSP")) {
+		*rc = compile_numeric_directive(ps, DIR_SETSP, "SETSP", tok + 1, ntok - 1, 1, when);
+	} else if (word_is(w, "WAITSP")) {
+		*rc = compile_numeric_directive(ps, DIR_WAITSP, "WAITSP", tok + 1, ntok - 1, 2, when);
+	} else if (word_is(w, "RANDOMSTRING")) {
+		*rc = compile_randomstring(ps, tok + 1, ntok - 1, when);
+	} else if (word_is(w, "WRITEPATTERN")) {
+		int on = 1;
+
+		if (ntok == 2 && word_is(&tok[1], "off")) {
+			on = 0;
+		} else if (ntok > 2 || (ntok == 2 && !word_is(&tok[1], "on"))) {
+			perror_at(ps, "WRITEPATTERN takes no argument, 'on' or 'off'");
+			*rc = -1;
+			return 1;
+		}
+		struct op *op = op_new(ps, DIR_WRITEPATTERN, when);
+
+		op->num[0] = on;
+		op->nnums = 1;
+	} else if (word_is(w, "NBSCALE")) {
+		char buf[64];
+		char *end;
+		double v;
+
+		if (ntok != 2 || tok[1].len >= sizeof(buf)) {
+			perror_at(ps, "NBSCALE takes one number (the netbench scale factor)");
+			*rc = -1;
+			return 1;
+		}
+		memcpy(buf, tok[1].s, tok[1].len);
+		buf[tok[1].len] = '\0';
+		v = strtod(buf, &end);
+		if (*end || !(v > 0 && v < 1e6)) {
+			perror_at(ps, "NBSCALE: '%s' is not a positive number", buf);
+			*rc = -1;
+			return 1;
+		}
+		prog->nbscale = v;
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/* ---- lines ---- */
+
+static int tokenize(struct parser *ps, const char *p, const char *end, struct token *tok)
+{
+	int n = 0;
+
+	for (;;) {
+		while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
+			p++;
+		if (p == end)
+			return n;
+		if (n == MAX_TOKENS) {
+			perror_at(ps, "too many fields (more than %d)", MAX_TOKENS);
+			return -1;
+		}
+		if (*p == '"') {
+			const char *q = memchr(p + 1, '"', (size_t)(end - p - 1));
+
+			if (!q) {
+				perror_at(ps, "unterminated quoted path");
+				return -1;
+			}
+			tok[n++] = (struct token){ .s = p + 1, .len = (size_t)(q - p - 1), .quoted = true };
+			p = q + 1;
+			if (p < end && *p != ' ' && *p != '\t' && *p != '\r') {
+				perror_at(ps, "missing space after quoted path");
+				return -1;
+			}
+		} else {
+			const char *q = p;
+
+			while (q < end && *q != ' ' && *q != '\t' && *q != '\r')
+				q++;
+			tok[n++] = (struct token){ .s = p, .len = (size_t)(q - p), .quoted = false };
+			p = q;
+		}
+	}
+}
+
+/* "12.345678" seconds -> ns; false if not a timestamp. */
+static bool parse_timestamp(const struct token *t, int64_t *ns)
+{
+	uint64_t sec = 0, frac = 0, scale = NSEC_PER_SEC;
+	size_t i = 0;
+
+	for (; i < t->len && t->s[i] >= '0' && t->s[i] <= '9'; i++) {
+		if (sec > 1000000000ULL)
+			return false;
+		sec = sec * 10 + (uint64_t)(t->s[i] - '0');
+	}
+	if (i < t->len && t->s[i] == '.') {
+		for (i++; i < t->len && t->s[i] >= '0' && t->s[i] <= '9'; i++) {
+			if (scale > 1) {
+				scale /= 10;
+				frac += (uint64_t)(t->s[i] - '0') * scale;
+			}
+		}
+	}
+	if (i != t->len || t->len == 0)
+		return false;
+	*ns = (int64_t)(sec * NSEC_PER_SEC + frac);
+	return true;
+}
+
+static void compile_line(struct parser *ps, const char *p, const char *end)
+{
+	struct token tok[MAX_TOKENS];
+	int ntok, id, rc;
+	int64_t when = -1;
+	uint32_t before = ps->prog->nops;
+
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
+		p++;
+	if (p == end || *p == '#')
+		return;
+	ntok = tokenize(ps, p, end, tok);
+	if (ntok <= 0)
+		return;
+	if (!tok[0].quoted && tok[0].s[0] >= '0' && tok[0].s[0] <= '9') {
+		if (!parse_timestamp(&tok[0], &when)) {
+			perror_at(ps, "bad timestamp '%.*s'", (int)tok[0].len, tok[0].s);
+			return;
+		}
+		if (ntok == 1) {
+			perror_at(ps, "timestamp without an operation");
+			return;
+		}
+		memmove(tok, tok + 1, (size_t)(ntok - 1) * sizeof(tok[0]));
+		ntok--;
+	}
+	if (tok[0].quoted) {
+		perror_at(ps, "expected an operation, got a quoted path");
+		return;
+	}
+	if (compile_directive(ps, tok, ntok, when, &rc))
+		goto out;
+	id = op_lookup(tok[0].s, tok[0].len);
+	if (id < 0) {
+		if (tok[0].len >= 3 && memcmp(tok[0].s, "SMB", 3) == 0)
+			perror_at(ps, "'%.*s': this is a dbench 1 loadfile, which is not supported",
+				  (int)tok[0].len, tok[0].s);
+		else
+			perror_at(ps, "unknown operation '%.*s'", (int)tok[0].len, tok[0].s);
+		return;
+	}
+	rc = compile_op(ps, id, tok + 1, ntok - 1, when);
+	if (rc == 0 && ps->repeat_open) {
+		ps->repeat_open = 0;
+		close_loop(ps);
+	}
+	return;
+out:
+	if (rc == 0 && ps->repeat_open && ps->prog->nops > before &&
+	    ps->prog->ops[ps->prog->nops - 1].id != DIR_LOOP) {
+		/* REPEAT of a directive (SLEEP, SETSP ...) is fine too */
+		ps->repeat_open = 0;
+		close_loop(ps);
+	}
+}
+
+/* ---- roots: what the run creates, for cleanup ---- */
+
+static void add_root(char ***list, uint32_t *n, const char *s, size_t len)
+{
+	for (uint32_t i = 0; i < *n; i++)
+		if (strlen((*list)[i]) == len && memcmp((*list)[i], s, len) == 0)
+			return;
+	*list = xrealloc(*list, (*n + 1) * sizeof(**list));
+	(*list)[*n] = xmalloc(len + 1);
+	memcpy((*list)[*n], s, len);
+	(*list)[*n][len] = '\0';
+	(*n)++;
+}
+
+/*
+ * Client roots: the prefix of a path up to and including its first client
+ * component ("clients/<client>"), removed by each client at the end.
+ * Shared roots: the first component of paths that do not start in a client
+ * root ("clients"), removed at the very end if the run created them.
+ */
+static bool covers(const char *tree, const char *root)
+{
+	size_t n = strlen(tree);
+
+	return strncmp(tree, root, n) == 0 && (root[n] == '\0' || root[n] == '/' || n == 0);
+}
+
+static int find_roots(struct program *prog, FILE *errors)
+{
+	for (uint32_t i = 0; i < prog->npaths; i++) {
+		const char *s = prog->pool + prog->paths[i].off;
+		size_t len = prog->paths[i].len;
+		const char *slash = memchr(s, '/', len);
+		size_t first = slash ? (size_t)(slash - s) : len;
+		const char *c = memchr(s, PATH_CLIENT, len);
+
+		if (len == 0)
+			continue;
+		if (c) {
+			size_t upto = (size_t)(c - s) + 1;
+
+			add_root(&prog->client_roots, &prog->nclient_roots, s, upto);
+		}
+		if (!(c && c == s) && !memchr(s, PATH_RANDSTR, first))
+			add_root(&prog->shared_roots, &prog->nshared_roots, s, first);
+	}
+	if (prog->nclient_roots > MAX_ROOTS || prog->nshared_roots > MAX_ROOTS) {
+		fprintf(errors, "%s: more than %d distinct top-level names; put the files under a directory such as \\clients\\client1\n",
+			prog->filename, MAX_ROOTS);
+		return -1;
+	}
+	for (uint32_t i = 0; i < prog->nops; i++) {
+		const struct op *op = &prog->ops[i];
+		const char *tree;
+
+		if (op->id != OP_DELTREE)
+			continue;
+		tree = path_text(prog, op->path[0]);
+		for (uint32_t r = 0; r < prog->nclient_roots; r++)
+			if (covers(tree, prog->client_roots[r]))
+				prog->client_root_deltreed |= 1ULL << r;
+		for (uint32_t r = 0; r < prog->nshared_roots; r++)
+			if (covers(tree, prog->shared_roots[r]))
+				prog->shared_root_deltreed |= 1ULL << r;
+	}
+	return 0;
+}
+
+/* ---- entry points ---- */
+
+struct program *program_compile(const char *name, const char *text, size_t len, FILE *errors)
+{
+	struct parser ps = { .name = name, .errors = errors };
+	struct program *prog = xcalloc(1, sizeof(*prog));
+	const char *p = text, *end = text + len;
+
+	ps.prog = prog;
+	prog->filename = xstrdup(name);
+	prog->nbscale = 1.25;
+	prog->crc32 = (uint32_t)crc32(0L, (const Bytef *)text, (uInt)0);
+	for (size_t off = 0; off < len;) {
+		uInt chunk = (uInt)MIN(len - off, (size_t)1 << 30);
+
+		prog->crc32 = (uint32_t)crc32(prog->crc32, (const Bytef *)text + off, chunk);
+		off += chunk;
+	}
+	if (memchr(text, '\0', len)) {
+		fprintf(errors, "%s: binary data (a NUL byte) in the loadfile\n", name);
+		goto fail;
+	}
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+
+		ps.lineno++;
+		compile_line(&ps, p, eol);
+		p = nl ? nl + 1 : end;
+	}
+	prog->lines = ps.lineno;
+	if (ps.repeat_open) {
+		perror_at(&ps, "REPEAT at the end of the file has no operation to repeat");
+	} else if (ps.depth > 0) {
+		ps.lineno = ps.loop_line[ps.depth - 1];
+		perror_at(&ps, "LOOP without ENDLOOP");
+	}
+	if (ps.nerrors == 0) {
+		bool any = false;
+
+		for (uint32_t i = 0; i < prog->nops; i++)
+			if (prog->ops[i].id < OP_COUNT)
+				any = true;
+		if (!any) {
+			fprintf(errors, "%s: no operations in the loadfile\n", name);
+			goto fail;
+		}
+	}
+	if (ps.nerrors > MAX_ERRORS)
+		fprintf(errors, "%s: ... and %d more errors\n", name, ps.nerrors - MAX_ERRORS);
+	if (ps.nerrors)
+		goto fail;
+	for (int i = 0; i < OP_COUNT; i++)
+		prog->statidx[i] = -1;
+	for (int i = 0; i < OP_COUNT; i++) {
+		if (prog->count[i]) {
+			prog->statidx[i] = (int16_t)prog->nstats;
+			prog->stat_op[prog->nstats++] = (uint16_t)i;
+		}
+	}
+	if (find_roots(prog, errors) < 0)
+		goto fail;
+	free(ps.path_slots);
+	index_map_free(&ps.handles);
+	index_map_free(&ps.path_handles);
+	return prog;
+fail:
+	free(ps.path_slots);
+	index_map_free(&ps.handles);
+	index_map_free(&ps.path_handles);
+	program_free(prog);
+	return NULL;
+}
+
+/* Read a whole file, decompressing gzip (by its magic bytes). */
+static char *read_loadfile(const char *filename, size_t *lenp, FILE *errors)
+{
+	gzFile gz;
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	struct stat st;
+	int fd = open(filename, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		fprintf(errors, "%s: cannot open loadfile: %s\n", filename, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		fprintf(errors, "%s: is a directory, not a loadfile\n", filename);
+		close(fd);
+		return NULL;
+	}
+	gz = gzdopen(fd, "rb");
+	if (!gz) {
+		fprintf(errors, "%s: cannot read loadfile\n", filename);
+		close(fd);
+		return NULL;
+	}
+	gzbuffer(gz, 1 << 17);
+	cap = S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size + 1 : 1 << 20;
+	buf = xmalloc(cap);
+	for (;;) {
+		if (len == cap) {
+			if (cap >= MAX_LOADFILE_BYTES) {
+				fprintf(errors, "%s: loadfile larger than 4 GiB\n", filename);
+				goto fail;
+			}
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+		unsigned want = (unsigned)MIN(cap - len, (size_t)1 << 30);
+		int n = gzread(gz, buf + len, want);
+
+		if (n < 0) {
+			int zerr;
+			const char *msg = gzerror(gz, &zerr);
+
+			fprintf(errors, "%s: cannot read loadfile: %s\n", filename,
+				zerr == Z_ERRNO ? strerror(errno) : msg);
+			goto fail;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	if (!gzeof(gz)) {
+		fprintf(errors, "%s: truncated or corrupt compressed loadfile\n", filename);
+		goto fail;
+	}
+	gzclose(gz);
+	*lenp = len;
+	return buf;
+fail:
+	gzclose(gz);
+	free(buf);
+	return NULL;
+}
+
+struct program *program_load(const char *filename, FILE *errors)
+{
+	size_t len;
+	char *text = read_loadfile(filename, &len, errors);
+	struct program *prog;
+
+	if (!text)
+		return NULL;
+	prog = program_compile(filename, text, len, errors);
+	free(text);
+	return prog;
+}
+
+int program_check_backend(const struct program *prog, const struct backend *be, FILE *errors)
+{
+	int bad = 0;
+
+	for (int id = 0; id < OP_COUNT; id++) {
+		if (!prog->count[id] || be->op[id])
+			continue;
+		for (uint32_t i = 0; i < prog->nops; i++) {
+			if (prog->ops[i].id == id) {
+				fprintf(errors, "%s:%u: %s is not supported by the %s backend\n",
+					prog->filename, prog->ops[i].line, op_info[id].name, be->name);
+				break;
+			}
+		}
+		bad = -1;
+	}
+	return bad;
+}
+
+void program_free(struct program *prog)
+{
+	if (!prog)
+		return;
+	for (uint32_t i = 0; i < prog->nclient_roots; i++)
+		free(prog->client_roots[i]);
+	for (uint32_t i = 0; i < prog->nshared_roots; i++)
+		free(prog->shared_roots[i]);
+	free(prog->client_roots);
+	free(prog->shared_roots);
+	free(prog->filename);
+	free(prog->ops);
+	free(prog->paths);
+	free(prog->pool);
+	free(prog->exprs);
+	free(prog);
+}
+
+/* ---- one pass, walked ---- */
+
+void program_pass_stats(const struct program *prog, int nclients, uint64_t seed, struct pass_stats *st)
+{
+	struct numctx ctx = { .child = 0, .nchildren = nclients };
+	uint32_t left[MAX_LOOP_DEPTH];
+	int depth = 0;
+	uint8_t *seen = xcalloc(prog->npaths ? prog->npaths : 1, 1);
+	int64_t (*last)[MAX_NUMS] = xcalloc(OP_COUNT, sizeof(*last));
+	const uint64_t limit = 100000000;	/* stop walking absurd loops */
+
+	memset(st, 0, sizeof(*st));
+	rng_seed(ctx.rng, seed, 0);
+	for (uint32_t pc = 0; pc < prog->nops && st->total_ops < limit;) {
+		const struct op *op = &prog->ops[pc];
+		int64_t num[MAX_NUMS];
+
+		numexpr_eval_all(prog, op, &ctx, last[op->id < OP_COUNT ? op->id : 0], num);
+		if (op->when_ns >= 0 && (double)op->when_ns / 1e9 > st->duration)
+			st->duration = (double)op->when_ns / 1e9;
+		switch (op->id) {
+		case DIR_LOOP:
+			if (num[0] <= 0) {
+				pc = (uint32_t)op->num[1];
+				continue;
+			}
+			left[depth++] = (uint32_t)MIN(num[0], (int64_t)UINT32_MAX);
+			pc++;
+			continue;
+		case DIR_ENDLOOP:
+			if (--left[depth - 1] > 0) {
+				pc = (uint32_t)op->num[1] + 1;
+				continue;
+			}
+			depth--;
+			pc++;
+			continue;
+		default:
+			break;
+		}
+		if (op->id < OP_COUNT) {
+			st->ops[op->id]++;
+			st->total_ops++;
+			if (op_is_read(op->id) && num[op_size_arg(op->id)] > 0)
+				st->bytes_read += (uint64_t)num[op_size_arg(op->id)];
+			if (op_is_write(op->id) && num[op_size_arg(op->id)] > 0)
+				st->bytes_written += (uint64_t)num[op_size_arg(op->id)];
+			for (int i = 0; i < op->npaths; i++) {
+				if (!seen[op->path[i]]) {
+					seen[op->path[i]] = 1;
+					st->paths++;
+				}
+			}
+		}
+		pc++;
+	}
+	free(seen);
+	free(last);
+}
+
+const char *loadfile_default(void)
+{
+	static const char *const candidates[] = {
+		"client.txt",
+		PKGDATADIR "/client.txt",
+		ABS_SRCDIR "/loadfiles/client.txt",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(candidates); i++)
+		if (access(candidates[i], R_OK) == 0)
+			return candidates[i];
+	return NULL;
+}

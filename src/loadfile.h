@@ -1,0 +1,47 @@
+/*
+ * loadfile.h - read a loadfile (plain or gzip) once and compile it into a
+ * program (op.h).  Every error is reported as FILE:LINE: message.
+ *
+ * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
+ */
+#ifndef DBENCH_LOADFILE_H
+#define DBENCH_LOADFILE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "op.h"
+
+struct backend;
+
+/* Compile a loadfile.  On error, prints up to a few "FILE:LINE: message"
+ * lines to `errors` and returns NULL. */
+struct program *program_load(const char *filename, FILE *errors);
+
+/* Compile loadfile text already in memory (name is used in messages). */
+struct program *program_compile(const char *name, const char *text, size_t len, FILE *errors);
+
+/* Check that the backend has a handler for every op the program uses;
+ * prints FILE:LINE: message for the first use of each missing op. */
+int program_check_backend(const struct program *prog, const struct backend *be, FILE *errors);
+
+void program_free(struct program *prog);
+
+/* Statistics of one pass of client 0, found by walking the program
+ * (loops expanded, numbers evaluated with the given seed). */
+struct pass_stats {
+	uint64_t ops[OP_COUNT];		/* executions of each op */
+	uint64_t total_ops;
+	uint64_t bytes_read;		/* sizes asked by read ops */
+	uint64_t bytes_written;		/* sizes of write ops */
+	uint64_t paths;			/* distinct path templates used */
+	double duration;		/* last timestamp (s), 0 if none */
+};
+void program_pass_stats(const struct program *prog, int nclients, uint64_t seed,
+			struct pass_stats *ps);
+
+/* Find the default loadfile: ./client.txt, the installed one, the source
+ * tree's.  Returns NULL if none exists. */
+const char *loadfile_default(void);
+
+#endif

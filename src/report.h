@@ -1,0 +1,53 @@
+/*
+ * report.h - what the parent prints: the per-second progress lines while
+ * the run goes on, and the final report (op table, netbench-scaled figures,
+ * the dbench-compatible "Throughput" line), in human or machine-readable
+ * form.
+ *
+ * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
+ */
+#ifndef DBENCH_REPORT_H
+#define DBENCH_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hist.h"
+#include "op.h"
+#include "stats.h"
+
+struct run_result;
+struct backend;
+
+enum phase {
+	PHASE_WARMUP,
+	PHASE_EXECUTE,
+	PHASE_CLEANUP,
+};
+
+extern const char *const phase_name[];
+
+/* State kept between progress ticks. */
+struct progress_state {
+	const struct program *prog;
+	struct shared *sh;
+	uint64_t release_ns;
+	uint64_t measure_start_ns;
+	uint64_t next_series_sec;	/* next second to read from the rings */
+	struct hist_total *every;	/* merged all-op histogram, last tick */
+	struct hist_total *scratch;
+	FILE *series;			/* --csv-series, or NULL */
+	uint64_t series_prev_ops;
+};
+
+void progress_init(struct progress_state *ps, const struct program *prog, struct shared *sh,
+		   uint64_t release_ns, uint64_t measure_start_ns);
+void progress_tick(struct progress_state *ps, uint64_t now);
+void progress_finish(struct progress_state *ps);
+
+void report_banner(const struct program *prog);
+/* The final report; returns the process exit status it implies. */
+int report_final(const struct program *prog, const struct backend *be, struct shared *sh,
+		 const struct run_result *res);
+
+#endif

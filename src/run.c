@@ -1,0 +1,451 @@
+/*
+ * run.c - the parent's side of a run and the client processes' main.
+ *
+ * The parent forks options.nprocs processes, each running
+ * options.clients_per_process clients.  Every client sets up (connects,
+ * checks its tree) and marks its slot READY; then all block reading a
+ * pipe.  The parent fixes the release time and the measured window in the
+ * shared region and closes the pipe: every client wakes at once.  Once a
+ * second the parent reads the slots and prints a progress line; clients
+ * stop by themselves at the end of the window (or after their passes), or
+ * when the parent sets the stop flag (SIGINT/SIGTERM).  Each client removes
+ * its own tree; at the end one process removes the shared directories the
+ * run created.  Nothing runs in a signal handler but setting a flag.
+ *
+ * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "client.h"
+#include "report.h"
+#include "run.h"
+#include "util.h"
+
+static volatile sig_atomic_t parent_signal;	/* SIGINT/SIGTERM seen */
+static volatile int client_stop;		/* in a client process */
+
+static void on_parent_signal(int sig)
+{
+	parent_signal = sig;
+}
+
+static void on_client_signal(int sig)
+{
+	(void)sig;
+	client_stop = 1;
+}
+
+static void on_sigchld(int sig)
+{
+	(void)sig;	/* only interrupts the parent's sleep */
+}
+
+static void set_handler(int sig, void (*fn)(int))
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = fn;
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
+}
+
+/* ---- the client processes ---- */
+
+static void slot_fail(struct client *c, const char *why)
+{
+	snprintf(c->slot->error, sizeof(c->slot->error), "%s", why);
+	STAT_STORE(c->slot->state, SLOT_FAILED);
+}
+
+/* Which client roots are this client's to remove at the end: those the
+ * run created, and those the loadfile itself deletes and remakes. */
+static int find_owned_roots(struct client *c)
+{
+	const struct program *prog = c->prog;
+	char path[PATH_MAX];
+
+	for (uint32_t r = 0; r < prog->nclient_roots; r++) {
+		int e;
+
+		client_expand(c, prog->client_roots[r], strlen(prog->client_roots[r]), path);
+		e = c->be->exists(c, path);
+		if (e < 0)
+			return -1;
+		if (!e || (prog->client_root_deltreed & (1ULL << r)))
+			c->roots_owned |= 1ULL << r;
+	}
+	return 0;
+}
+
+static int check_shared_roots(struct client *c)
+{
+	const struct program *prog = c->prog;
+
+	for (uint32_t r = 0; r < prog->nshared_roots; r++) {
+		int e = c->be->exists(c, prog->shared_roots[r]);
+
+		if (e < 0)
+			return -1;
+		c->sh->root_existed[r] = (uint8_t)e;
+	}
+	return 0;
+}
+
+static void client_cleanup(struct client *c)
+{
+	const struct program *prog = c->prog;
+	char path[PATH_MAX];
+
+	STAT_STORE(c->slot->state, SLOT_CLEANUP);
+	if (c->opt->skip_cleanup || !c->priv_ready)
+		return;
+	for (uint32_t r = 0; r < prog->nclient_roots; r++) {
+		if (!(c->roots_owned & (1ULL << r)))
+			continue;
+		client_expand(c, prog->client_roots[r], strlen(prog->client_roots[r]), path);
+		if (c->be->remove_tree(c, path) < 0 && !c->failed) {
+			c->failed = 1;
+			if (!c->error[0])
+				snprintf(c->error, sizeof(c->error), "cleanup of %s failed", path);
+		}
+	}
+}
+
+static void wait_release(int fd)
+{
+	char b;
+
+	while (read(fd, &b, 1) < 0 && errno == EINTR)
+		;
+	close(fd);
+}
+
+static void run_clients(struct client *cl, int n)
+{
+	uint64_t now = now_ns();
+	int live;
+
+	for (;;) {
+		uint64_t next = UINT64_MAX;
+		int ran = 0;
+
+		live = 0;
+		for (int i = 0; i < n; i++) {
+			int r = client_advance(&cl[i], &now, &client_stop);
+
+			if (r == 2)
+				continue;
+			live++;
+			if (r == 0)
+				ran = 1;
+			else
+				next = MIN(next, cl[i].due_ns);
+		}
+		if (!live)
+			break;
+		if (!ran) {
+			/* wake at least every 50 ms to see the stop flag */
+			sleep_until_ns(MIN(next, now + 50 * NSEC_PER_MSEC));
+			now = now_ns();
+		}
+	}
+}
+
+static void __attribute__((noreturn))
+process_main(int first, int count, const struct program *prog, const struct backend *be,
+	     struct shared *sh, int release_fd, pid_t parent)
+{
+	struct client *cl = xcalloc((size_t)count, sizeof(*cl));
+	int status = 0;
+
+	set_handler(SIGINT, on_client_signal);
+	set_handler(SIGTERM, on_client_signal);
+	set_handler(SIGCHLD, SIG_DFL);
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != parent)
+		client_stop = 1;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	for (int i = 0; i < count; i++) {
+		struct client *c = &cl[i];
+
+		client_init(c, first + i, &options, prog, be, sh, options.seed);
+		c->slot->pid = getpid();
+		if (be->setup(c) < 0) {
+			slot_fail(c, c->error[0] ? c->error : "setup failed");
+			status = EXIT_USAGE;
+			break;
+		}
+		c->priv_ready = 1;
+		if ((c->id == 0 && check_shared_roots(c) < 0) || find_owned_roots(c) < 0) {
+			slot_fail(c, c->error[0] ? c->error : "cannot inspect the target");
+			status = EXIT_USAGE;
+			break;
+		}
+		STAT_STORE(c->slot->state, SLOT_READY);
+	}
+	if (status == 0) {
+		wait_release(release_fd);
+		if (STAT_LOAD(sh->stop))
+			client_stop = 1;
+		for (int i = 0; i < count; i++)
+			client_start(&cl[i], sh->release_ns, sh->measure_start_ns);
+		run_clients(cl, count);
+		for (int i = 0; i < count; i++)
+			client_cleanup(&cl[i]);
+	}
+	for (int i = 0; i < count; i++) {
+		struct client *c = &cl[i];
+
+		if (c->priv_ready && be->teardown)
+			be->teardown(c);
+		if (c->failed) {
+			slot_fail(c, c->error);
+			status = status ? status : EXIT_RUN_FAILED;
+		} else if (STAT_LOAD(c->slot->state) != SLOT_FAILED) {
+			STAT_STORE(c->slot->state, SLOT_DONE);
+		}
+	}
+	fflush(stdout);
+	_exit(status);
+}
+
+/* The final cleanup: one process removes the shared roots the run made. */
+static int final_cleanup(const struct program *prog, const struct backend *be, struct shared *sh)
+{
+	int need = 0, status;
+	pid_t pid;
+
+	for (uint32_t r = 0; r < prog->nshared_roots; r++)
+		if (!sh->root_existed[r])
+			need = 1;
+	if (!need)
+		return 0;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		struct client c;
+		int rc = 0;
+
+		set_handler(SIGINT, SIG_IGN);
+		set_handler(SIGTERM, SIG_DFL);
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		client_init(&c, 0, &options, prog, be, sh, options.seed);
+		if (be->setup(&c) < 0) {
+			fprintf(stderr, "%s: cleanup: %s\n", options.progname, c.error);
+			_exit(1);
+		}
+		for (uint32_t r = 0; r < prog->nshared_roots; r++) {
+			if (sh->root_existed[r])
+				continue;
+			if (be->remove_tree(&c, prog->shared_roots[r]) < 0) {
+				fprintf(stderr, "%s: cleanup: cannot remove %s: %s\n", options.progname,
+					prog->shared_roots[r], c.error);
+				rc = 1;
+			}
+		}
+		if (be->teardown)
+			be->teardown(&c);
+		_exit(rc);
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+/* ---- the parent ---- */
+
+struct procs {
+	pid_t *pid;		/* per process; 0 once reaped */
+	int running;		/* not yet reaped */
+};
+
+static void reap(struct procs *pr, struct shared *sh, int block)
+{
+	int status;
+	pid_t pid;
+
+	while (pr->running > 0 && (pid = waitpid(-1, &status, block ? 0 : WNOHANG)) != 0) {
+		if (pid < 0) {
+			if (errno == EINTR && block && !parent_signal)
+				continue;
+			break;
+		}
+		for (int p = 0; p < options.nprocs; p++) {
+			if (pr->pid[p] != pid)
+				continue;
+			pr->pid[p] = 0;
+			pr->running--;
+			if (WIFSIGNALED(status)) {
+				for (int k = 0; k < options.clients_per_process; k++) {
+					struct slot *s = shared_slot(sh, p * options.clients_per_process + k);
+
+					if (s->state != SLOT_DONE && s->state != SLOT_FAILED) {
+						snprintf(s->error, sizeof(s->error), "killed by signal %d (%s)",
+							 WTERMSIG(status), strsignal(WTERMSIG(status)));
+						s->state = SLOT_FAILED;
+					}
+				}
+			}
+		}
+		block = 0;
+	}
+}
+
+static int count_state(struct shared *sh, int state)
+{
+	int n = 0;
+
+	for (int i = 0; i < sh->nclients; i++)
+		if (STAT_LOAD(shared_slot(sh, i)->state) == state)
+			n++;
+	return n;
+}
+
+/* Wait until every client is READY; false if one failed or a signal came. */
+static bool wait_ready(struct procs *pr, struct shared *sh)
+{
+	uint64_t start = now_ns(), next_print = start;
+
+	for (;;) {
+		int ready = count_state(sh, SLOT_READY);
+		uint64_t now = now_ns();
+
+		if (now >= next_print || ready == sh->nclients) {
+			if (!options.machine_readable)
+				printf("%d of %d processes prepared for launch %3.0f sec\n",
+				       ready / options.clients_per_process, options.nprocs,
+				       (double)(now - start) / 1e9);
+			next_print += NSEC_PER_SEC;
+		}
+		if (ready == sh->nclients)
+			return true;
+		reap(pr, sh, 0);
+		if (count_state(sh, SLOT_FAILED) || pr->running < options.nprocs || parent_signal)
+			return false;
+		sleep_until_ns(MIN(next_print, now + 20 * NSEC_PER_MSEC));
+	}
+}
+
+static void wall_clock_iso(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+void run_benchmark(const struct program *prog, const struct backend *be, struct shared *sh,
+		   struct run_result *res)
+{
+	struct procs pr = { .pid = xcalloc((size_t)options.nprocs, sizeof(pid_t)) };
+	bool fixed_work = options.passes > 0;
+	int release[2];
+	uint64_t tick, warmup_ns = (uint64_t)options.warmup * NSEC_PER_SEC;
+	struct progress_state ps;
+	pid_t parent = getpid();
+
+	memset(res, 0, sizeof(*res));
+	set_handler(SIGINT, on_parent_signal);
+	set_handler(SIGTERM, on_parent_signal);
+	set_handler(SIGCHLD, on_sigchld);
+	signal(SIGPIPE, SIG_IGN);
+	if (pipe(release) < 0)
+		die(EXIT_RUN_FAILED, "pipe: %s", strerror(errno));
+	sh->measure_end_ns = UINT64_MAX;
+	fflush(stdout);
+	fflush(stderr);
+	for (int p = 0; p < options.nprocs; p++) {
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			warnx_("cannot start client process %d: %s", p, strerror(errno));
+			STAT_STORE(sh->stop, 1);
+			break;
+		}
+		if (pid == 0) {
+			close(release[1]);
+			process_main(p * options.clients_per_process, options.clients_per_process, prog, be,
+				     sh, release[0], parent);
+		}
+		pr.pid[p] = pid;
+		pr.running++;
+	}
+	close(release[0]);
+
+	if (pr.running < options.nprocs || !wait_ready(&pr, sh)) {
+		/* release the ones that are waiting, with the stop flag set */
+		STAT_STORE(sh->stop, 1);
+		close(release[1]);
+		reap(&pr, sh, 1);
+		res->setup_failed = 1;
+		res->signal = parent_signal;
+		final_cleanup(prog, be, sh);
+		free(pr.pid);
+		return;
+	}
+
+	res->release_ns = now_ns();
+	res->measure_start_ns = res->release_ns + warmup_ns;
+	sh->release_ns = res->release_ns;
+	sh->measure_start_ns = res->measure_start_ns;
+	__atomic_store_n(&sh->measure_end_ns,
+			 fixed_work ? UINT64_MAX : res->measure_start_ns + (uint64_t)options.timelimit * NSEC_PER_SEC,
+			 __ATOMIC_RELEASE);
+	wall_clock_iso(res->start_time, sizeof(res->start_time));
+	if (!options.machine_readable)
+		printf("releasing clients\n");
+	fflush(stdout);
+	close(release[1]);
+
+	progress_init(&ps, prog, sh, res->release_ns, res->measure_start_ns);
+	tick = res->release_ns + NSEC_PER_SEC;
+	while (pr.running > 0) {
+		uint64_t now;
+
+		sleep_until_ns(tick);
+		reap(&pr, sh, 0);
+		now = now_ns();
+		if (parent_signal && !res->signal) {
+			uint64_t end = STAT_LOAD(sh->measure_end_ns);
+
+			res->signal = parent_signal;
+			STAT_STORE(sh->measure_end_ns, MIN(end, MAX(now, res->measure_start_ns)));
+			STAT_STORE(sh->stop, 1);
+		}
+		if (now >= tick) {
+			progress_tick(&ps, now);
+			tick += NSEC_PER_SEC;
+			if (tick < now)	/* we were stopped: skip missed seconds */
+				tick = now + NSEC_PER_SEC;
+		}
+	}
+	res->measure_end_ns = STAT_LOAD(sh->measure_end_ns);
+	if (fixed_work || res->measure_end_ns == UINT64_MAX) {
+		uint64_t end = res->measure_start_ns;
+
+		for (int i = 0; i < sh->nclients; i++)
+			end = MAX(end, shared_slot(sh, i)->work_end_ns);
+		if (res->signal)
+			end = MAX(end, MIN(STAT_LOAD(sh->measure_end_ns), now_ns()));
+		res->measure_end_ns = end;
+	}
+	progress_finish(&ps);
+	res->failed_clients = count_state(sh, SLOT_FAILED);
+	if (final_cleanup(prog, be, sh) < 0)
+		res->cleanup_failed = 1;
+	free(pr.pid);
+}

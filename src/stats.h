@@ -1,0 +1,131 @@
+/*
+ * stats.h - the shared-memory region the clients record into and the
+ * parent reads: a header the parent writes (times, the stop flag) and one
+ * slot per client, written only by that client, so no locks are needed.
+ *
+ * Fields the other side polls while the run goes on are accessed with
+ * relaxed atomics (STAT_LOAD/STAT_STORE); the final report reads the slots
+ * after the clients have exited.
+ *
+ * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
+ */
+#ifndef DBENCH_STATS_H
+#define DBENCH_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hist.h"
+#include "op.h"
+
+#define STAT_LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define STAT_STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+
+/* One op kind of one client, in the measured window. */
+struct op_stats {
+	uint64_t count;		/* ops completed */
+	uint64_t mismatches;	/* status (or size) not as expected */
+	uint64_t bytes;		/* bytes moved */
+	uint64_t total_ns;	/* sum of latencies */
+	uint64_t min_ns;	/* smallest latency (UINT64_MAX if none) */
+	uint64_t max_ns;	/* largest latency */
+	double sumsq_ns;	/* sum of squared latencies, for the stddev */
+	uint64_t decade[DECADES]; /* exact counts by decade */
+	struct hist hist;	/* latency histogram */
+};
+
+enum slot_state {
+	SLOT_STARTING,		/* setting up (connecting ...) */
+	SLOT_READY,		/* set up, waiting for the release */
+	SLOT_RUNNING,		/* replaying the loadfile */
+	SLOT_CLEANUP,		/* removing what it made */
+	SLOT_DONE,		/* finished normally */
+	SLOT_FAILED,		/* stopped with an error (see error) */
+};
+
+/* Per-second figures, a ring indexed by the second (from the release)
+ * in which ops completed; the parent reads a second once it is over. */
+#define SEC_RING 8
+struct sec_stat {
+	uint64_t sec;		/* which second this entry holds */
+	uint64_t ops;		/* ops completed in it */
+	uint64_t bytes;		/* bytes they moved */
+	uint64_t max_ns;	/* their largest latency */
+};
+
+struct slot {
+	int state;		/* enum slot_state */
+	int pid;		/* the process running this client */
+	int finished_work;	/* did all its passes (fixed-work runs) */
+	int64_t sp64;		/* last SETSP: pass << 32 | sync point */
+	uint64_t ops_all;	/* ops completed, all phases (progress) */
+	uint64_t bytes_all;	/* bytes moved, all phases */
+	uint64_t ops_measured;	/* ops completed in the measured window */
+	uint64_t bytes_measured; /* bytes moved in the measured window */
+	uint64_t mismatches_all; /* status mismatches, all phases */
+	uint64_t passes;	/* passes completed */
+	uint64_t work_end_ns;	/* when it finished its work (fixed-work runs) */
+	uint64_t op_start_ns;	/* start of the op in progress, 0 if none */
+	struct sec_stat secs[SEC_RING]; /* per-second figures */
+	char error[256];	/* why it failed */
+	struct op_stats lag;	/* schedule lag of paced ops */
+	struct hist every;	/* every op, all phases (per-second percentiles) */
+	struct op_stats ops[];	/* program.nstats entries */
+};
+
+#define MAX_SHARED_ROOTS 64
+
+struct shared {
+	uint64_t release_ns;	/* clients start (CLOCK_MONOTONIC) */
+	uint64_t measure_start_ns; /* start of the measured window */
+	uint64_t measure_end_ns; /* end of it; lowered on an early stop */
+	int stop;		/* the parent asks clients to stop */
+	int nclients;
+	size_t slot_size;	/* bytes per slot, a multiple of 64 */
+	int mismatch_printed;	/* messages printed, all clients */
+	uint8_t root_existed[MAX_SHARED_ROOTS]; /* shared roots found before the run */
+	char *slots;		/* first slot */
+};
+
+size_t slot_size_for(const struct program *prog);
+/* Map the region for n clients (MAP_SHARED | MAP_ANONYMOUS). */
+struct shared *shared_create(const struct program *prog, int nclients);
+void shared_destroy(struct shared *sh);
+
+static inline struct slot *shared_slot(const struct shared *sh, int i)
+{
+	return (struct slot *)(sh->slots + (size_t)i * sh->slot_size);
+}
+
+static inline void op_stats_init(struct op_stats *s)
+{
+	s->min_ns = UINT64_MAX;
+}
+
+static inline void op_stats_add(struct op_stats *s, uint64_t ns, uint64_t bytes)
+{
+	s->count++;
+	s->bytes += bytes;
+	s->total_ns += ns;
+	if (ns < s->min_ns)
+		s->min_ns = ns;
+	if (ns > s->max_ns)
+		s->max_ns = ns;
+	s->sumsq_ns += (double)ns * (double)ns;
+	s->decade[decade_index(ns)]++;
+	hist_add(&s->hist, ns);
+}
+
+/* Merged figures of one op (or group) over clients. */
+struct op_total {
+	uint64_t count, mismatches, bytes, total_ns, min_ns, max_ns;
+	double sumsq_ns;
+	uint64_t decade[DECADES];
+	struct hist_total hist;
+};
+
+void op_total_init(struct op_total *t);
+void op_total_add(struct op_total *t, const struct op_stats *s);
+void op_total_merge(struct op_total *t, const struct op_total *o);
+
+#endif

@@ -1,0 +1,151 @@
+/*
+ * util.c - see util.h.
+ *
+ * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "options.h"
+#include "util.h"
+
+void sleep_until_ns(uint64_t t)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)(t / NSEC_PER_SEC),
+		.tv_nsec = (long)(t % NSEC_PER_SEC),
+	};
+
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+void rng_seed(uint64_t s[2], uint64_t seed, uint64_t stream)
+{
+	uint64_t x = seed ^ (stream * 0xd1b54a32d192ed03ULL);
+
+	s[0] = splitmix64(&x);
+	s[1] = splitmix64(&x);
+	if (s[0] == 0 && s[1] == 0)
+		s[1] = 1;
+}
+
+static void vmessage(const char *fmt, va_list ap)
+{
+	char buf[1024];
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	fprintf(stderr, "%s: %s\n", options.progname ? options.progname : "dbench", buf);
+}
+
+void die(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage(fmt, ap);
+	va_end(ap);
+	exit(status);
+}
+
+void warnx_(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage(fmt, ap);
+	va_end(ap);
+}
+
+void *xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+
+	if (!p)
+		die(EXIT_RUN_FAILED, "out of memory (%zu bytes)", size);
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p)
+		die(EXIT_RUN_FAILED, "out of memory (%zu x %zu bytes)", n, size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t size)
+{
+	p = realloc(p, size ? size : 1);
+	if (!p)
+		die(EXIT_RUN_FAILED, "out of memory (%zu bytes)", size);
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(xmalloc(n), s, n);
+}
+
+int parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+
+	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+		return -1;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 0);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int parse_i64(const char *s, int64_t *out)
+{
+	char *end;
+
+	if (!s || !*s || *s == ' ')
+		return -1;
+	errno = 0;
+	long long v = strtoll(s, &end, 0);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
