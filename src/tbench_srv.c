@@ -700,47 +700,75 @@ static void stop_children(struct server *srv)
 	}
 }
 
+static void free_options(struct srv_options *opt)
+{
+	free_argv(opt->bind);
+	free((char *)opt->pid_file);
+}
+
+static void close_listeners(struct server *srv)
+{
+	for (int i = 0; i < srv->nlst; i++)
+		close(srv->lst[i].fd);
+	srv->nlst = 0;
+}
+
+/* Listen, detach if asked, write the pid file: 0, or -1 after a message. */
+static int start(struct server *srv)
+{
+	int ready = -1;
+	char ok = 1;
+
+	if (open_pid_dir(srv) < 0 || open_listeners(srv) < 0)
+		return -1;
+	if (srv->opt->daemon && daemonize(&ready) < 0)
+		return -1;
+	srv->pid = getpid();
+	if (setup_signals(srv) < 0 || write_pid_file(srv) < 0)
+		return -1;
+	if (srv->opt->verbose)
+		for (int i = 0; i < srv->nlst; i++)
+			logline("listening on %s%s", srv->lst[i].name,
+				!srv->opt->bind && strchr(srv->lst[i].name, '[') ?
+				" (IPv4 and IPv6)" : "");
+	if (ready >= 0) {
+		if (write(ready, &ok, 1) != 1)
+			return -1;
+		close(ready);
+	}
+	return 0;
+}
+
 int main(int argc, const char **argv)
 {
 	struct srv_options opt;
 	struct server srv = { .opt = &opt, .sigfd = -1, .piddir = -1 };
-	int ready = -1, stop, nconn;
+	int stop = 0, nconn, status = 1;
 
 	parse_options(argc, argv, &opt);
 	srv.children = calloc((size_t)opt.max_clients, sizeof(*srv.children));
 	if (!srv.children) {
 		fprintf(stderr, PROGNAME ": out of memory\n");
-		return 1;
+		goto out;
 	}
-	if (open_pid_dir(&srv) < 0 || open_listeners(&srv) < 0)
-		return 1;
-	if (opt.daemon && daemonize(&ready) < 0)
-		return 1;
-	srv.pid = getpid();
-	if (setup_signals(&srv) < 0 || write_pid_file(&srv) < 0)
-		return 1;
-	if (opt.verbose)
-		for (int i = 0; i < srv.nlst; i++)
-			logline("listening on %s%s", srv.lst[i].name,
-				!opt.bind && strchr(srv.lst[i].name, '[') ? " (IPv4 and IPv6)" : "");
-	if (ready >= 0) {
-		char ok = 1;
-
-		if (write(ready, &ok, 1) != 1)
-			return 1;
-		close(ready);
-	}
+	if (start(&srv) < 0)
+		goto out;
 	stop = serve(&srv);
-	for (int i = 0; i < srv.nlst; i++)
-		close(srv.lst[i].fd);
+	close_listeners(&srv);
 	nconn = srv.nchildren;
 	stop_children(&srv);
 	remove_pid_file(&srv);
 	if (opt.verbose)
 		logline("stopped by %s; %d connections ended", stop ? strsignal(stop) : "an error",
 			nconn);
+	status = stop ? 0 : 1;
+out:
+	close_listeners(&srv);
+	if (srv.sigfd >= 0)
+		close(srv.sigfd);
+	if (srv.piddir >= 0)
+		close(srv.piddir);
 	free(srv.children);
-	free_argv(opt.bind);
-	free((char *)opt.pid_file);
-	return stop ? 0 : 1;
+	free_options(&opt);
+	return status;
 }

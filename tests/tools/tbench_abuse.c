@@ -418,16 +418,23 @@ static int test_busy(const struct target *t)
 	return 0;
 }
 
-/* hold SECONDS: one connection, one exchange, then idle. */
+/* hold SECONDS: one connection, one exchange, then idle until SECONDS
+ * pass or the server hangs up. */
 static int test_hold(const struct target *t, int argc, char **argv)
 {
 	long seconds = arg_long(argc, argv, 0, 5);
 	int fd = connect_or_fail(t);
+	uint8_t byte;
+	ssize_t rc;
 
 	exchange(fd, PROTO_OP_PING, 1, 0, 0, PROTO_OK);
 	printf("ok: holding\n");
 	fflush(stdout);
-	sleep((unsigned)seconds);
+	set_timeouts(fd, (int)seconds);
+	rc = recv(fd, &byte, 1, 0);
+	if (rc > 0)
+		fail("hold: the server sent an unasked byte");
+	printf("ok: %s\n", rc == 0 ? "the server hung up" : "held");
 	close(fd);
 	return 0;
 }
