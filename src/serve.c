@@ -4,8 +4,9 @@
  *
  * Framing errors end the connection (after a best-effort error reply, so
  * that a client can say what went wrong); an unknown op in a well-formed
- * frame only gets a PROTO_ERR_OP reply.  Nothing is allocated: the header
- * and one chunk buffer live on the stack.
+ * frame only gets a PROTO_ERR_OP reply.  Memory is fixed: one allocation
+ * per connection holds an input buffer and an output buffer of one chunk
+ * each, whatever the client sends.
  *
  * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
  */
@@ -13,10 +14,20 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "proto.h"
 #include "serve.h"
+
+/* One connection's buffers and counts. */
+struct conn {
+	const struct serve_io *io;
+	struct serve_counts *counts;
+	size_t start, end;	/* unread input: in[start..end) */
+	uint8_t in[SERVE_CHUNK]; /* input, read ahead up to a chunk */
+	uint8_t out[FRAME_HEADER_SIZE + SERVE_CHUNK]; /* header, then zeros */
+};
 
 /* Where a transfer stands, for the message when it stops. */
 struct xfer {
@@ -44,51 +55,57 @@ static enum serve_end io_failed(ssize_t rc, int err, const struct xfer *x, uint6
 }
 
 /*
- * Read the header.  Returns -1 at a clean end (nothing of a new header
- * arrived), 0 when complete, or 1 + enum serve_end on failure.  A timeout
- * before the first byte is idling, not an error.
+ * Have a whole header in the input buffer, reading ahead as much as the
+ * socket offers (a small request arrives with one read).  Returns -1 at a
+ * clean end (nothing of a new header arrived), 0 when complete, or
+ * 1 + enum serve_end on failure.  A timeout before the first byte is
+ * idling, not an error.
  */
-static int read_header(const struct serve_io *io, uint8_t *wire, struct serve_counts *counts,
-		       char *why, size_t whylen)
+static int fill_header(struct conn *c, char *why, size_t whylen)
 {
 	static const struct xfer x = { "header", FRAME_HEADER_SIZE };
-	size_t done = 0;
 
-	while (done < FRAME_HEADER_SIZE) {
-		ssize_t rc = io->recv(io->ctx, wire + done, FRAME_HEADER_SIZE - done);
+	if (c->end - c->start >= FRAME_HEADER_SIZE)
+		return 0;
+	memmove(c->in, c->in + c->start, c->end - c->start);
+	c->end -= c->start;
+	c->start = 0;
+	while (c->end < FRAME_HEADER_SIZE) {
+		ssize_t rc = c->io->recv(c->io->ctx, c->in + c->end, sizeof(c->in) - c->end);
 
 		if (rc > 0) {
-			done += (size_t)rc;
-			counts->bytes_in += (uint64_t)rc;
+			c->end += (size_t)rc;
+			c->counts->bytes_in += (uint64_t)rc;
 			continue;
 		}
 		if (rc < 0 && errno == EINTR)
 			continue;
-		if (done == 0 && rc < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		if (c->end == 0 && rc < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 			continue;
-		if (done == 0 && rc == 0) {
+		if (c->end == 0 && rc == 0) {
 			snprintf(why, whylen, "client closed the connection");
 			return -1;
 		}
-		return 1 + io_failed(rc, errno, &x, done, why, whylen);
+		return 1 + io_failed(rc, errno, &x, c->end, why, whylen);
 	}
 	return 0;
 }
 
-/* Drop `len` payload bytes; SERVE_CLOSED on success. */
-static enum serve_end drop_payload(const struct serve_io *io, uint32_t len,
-				   struct serve_counts *counts, char *why, size_t whylen)
+/* Drop `len` payload bytes, buffered ones first; SERVE_CLOSED on success. */
+static enum serve_end drop_payload(struct conn *c, uint32_t len, char *why, size_t whylen)
 {
 	const struct xfer x = { "request payload", len };
-	uint32_t done = 0;
+	size_t buffered = c->end - c->start;
+	uint32_t done = buffered < len ? (uint32_t)buffered : len;
 
+	c->start += done;
 	while (done < len) {
 		size_t chunk = len - done < SERVE_CHUNK ? len - done : SERVE_CHUNK;
-		ssize_t rc = io->discard(io->ctx, chunk);
+		ssize_t rc = c->io->discard(c->io->ctx, chunk);
 
 		if (rc > 0) {
 			done += (uint32_t)rc;
-			counts->bytes_in += (uint64_t)rc;
+			c->counts->bytes_in += (uint64_t)rc;
 			continue;
 		}
 		if (rc < 0 && errno == EINTR)
@@ -98,19 +115,18 @@ static enum serve_end drop_payload(const struct serve_io *io, uint32_t len,
 	return SERVE_CLOSED;
 }
 
-static enum serve_end send_all(const struct serve_io *io, const uint8_t *buf, size_t len,
-			       int more, const struct xfer *x, uint64_t *done,
-			       struct serve_counts *counts, char *why, size_t whylen)
+static enum serve_end send_all(struct conn *c, const uint8_t *buf, size_t len, int more,
+			       const struct xfer *x, uint64_t *done, char *why, size_t whylen)
 {
 	size_t sent = 0;
 
 	while (sent < len) {
-		ssize_t rc = io->send(io->ctx, buf + sent, len - sent, more);
+		ssize_t rc = c->io->send(c->io->ctx, buf + sent, len - sent, more);
 
 		if (rc > 0) {
 			sent += (size_t)rc;
 			*done += (uint64_t)rc;
-			counts->bytes_out += (uint64_t)rc;
+			c->counts->bytes_out += (uint64_t)rc;
 			continue;
 		}
 		if (rc < 0 && errno == EINTR)
@@ -122,81 +138,100 @@ static enum serve_end send_all(const struct serve_io *io, const uint8_t *buf, si
 	return SERVE_CLOSED;
 }
 
-/* Send the reply header and `reply->length` bytes from `chunk`. */
-static enum serve_end send_reply(const struct serve_io *io, const struct frame_header *reply,
-				 const uint8_t *chunk, struct serve_counts *counts,
+/*
+ * Send the reply header and `reply->length` zero bytes.  The header and
+ * the first chunk of payload go out in one send: a small reply is one
+ * segment.
+ */
+static enum serve_end send_reply(struct conn *c, const struct frame_header *reply,
 				 char *why, size_t whylen)
 {
 	const struct xfer x = { "reply", (uint64_t)FRAME_HEADER_SIZE + reply->length };
-	uint8_t wire[FRAME_HEADER_SIZE];
+	uint32_t first = reply->length < SERVE_CHUNK ? reply->length : SERVE_CHUNK;
+	uint32_t left = reply->length - first;
 	uint64_t done = 0;
-	uint32_t left = reply->length;
 	enum serve_end end;
 
-	frame_encode(reply, wire);
-	end = send_all(io, wire, sizeof(wire), left > 0, &x, &done, counts, why, whylen);
+	frame_encode(reply, c->out);
+	end = send_all(c, c->out, FRAME_HEADER_SIZE + first, left > 0, &x, &done, why, whylen);
 	while (end == SERVE_CLOSED && left > 0) {
 		uint32_t n = left < SERVE_CHUNK ? left : SERVE_CHUNK;
 
 		left -= n;
-		end = send_all(io, chunk, n, left > 0, &x, &done, counts, why, whylen);
+		end = send_all(c, c->out + FRAME_HEADER_SIZE, n, left > 0, &x, &done, why, whylen);
 	}
 	return end;
 }
 
 /* A header failed the checks: tell the client (best effort), then end. */
-static enum serve_end reject(const struct serve_io *io, const struct frame_header *req,
-			     int status, const char *problem, struct serve_counts *counts,
-			     char *why, size_t whylen)
+static enum serve_end reject(struct conn *c, const struct frame_header *req, int status,
+			     const char *problem, char *why, size_t whylen)
 {
 	struct frame_header reply;
-	uint8_t wire[FRAME_HEADER_SIZE];
 
 	frame_reply(&reply, req, (uint32_t)status, 0);
-	frame_encode(&reply, wire);
-	if (io->send(io->ctx, wire, sizeof(wire), 0) == (ssize_t)sizeof(wire))
-		counts->bytes_out += sizeof(wire);
+	frame_encode(&reply, c->out);
+	if (c->io->send(c->io->ctx, c->out, FRAME_HEADER_SIZE, 0) == FRAME_HEADER_SIZE)
+		c->counts->bytes_out += FRAME_HEADER_SIZE;
 	snprintf(why, whylen, "%s", problem);
 	return SERVE_PROTOCOL;
+}
+
+#define GO_ON (-1)
+
+/* Serve one request: GO_ON, or how the connection ended. */
+static int serve_one(struct conn *c, char *why, size_t whylen)
+{
+	struct frame_header req, reply;
+	enum serve_end end;
+	char problem[160];
+	int rc, status;
+
+	rc = fill_header(c, why, whylen);
+	if (rc < 0)
+		return SERVE_CLOSED;
+	if (rc > 0)
+		return rc - 1;
+	frame_decode(c->in + c->start, &req);
+	c->start += FRAME_HEADER_SIZE;
+	status = frame_check(&req, FRAME_REQUEST, problem, sizeof(problem));
+	if (status != PROTO_OK)
+		return reject(c, &req, status, problem, why, whylen);
+	end = drop_payload(c, req.length, why, whylen);
+	if (end != SERVE_CLOSED)
+		return end;
+	if (proto_op_known(req.op)) {
+		frame_reply(&reply, &req, PROTO_OK, req.want);
+	} else {
+		frame_reply(&reply, &req, PROTO_ERR_OP, 0);
+		c->counts->bad_ops++;
+	}
+	end = send_reply(c, &reply, why, whylen);
+	if (end != SERVE_CLOSED)
+		return end;
+	c->counts->requests++;
+	return GO_ON;
 }
 
 enum serve_end serve_connection(const struct serve_io *io, struct serve_counts *counts,
 				char *why, size_t whylen)
 {
-	uint8_t chunk[SERVE_CHUNK];
-	uint8_t wire[FRAME_HEADER_SIZE];
-	struct frame_header req, reply;
-	char problem[160];
+	struct conn *c;
+	int rc;
 
 	memset(counts, 0, sizeof(*counts));
-	memset(chunk, 0, sizeof(chunk));
-	for (;;) {
-		enum serve_end end;
-		int rc = read_header(io, wire, counts, why, whylen);
-		int status;
-
-		if (rc < 0)
-			return SERVE_CLOSED;
-		if (rc > 0)
-			return (enum serve_end)(rc - 1);
-		frame_decode(wire, &req);
-		status = frame_check(&req, FRAME_REQUEST, problem, sizeof(problem));
-		if (status != PROTO_OK)
-			return reject(io, &req, status, problem, counts, why, whylen);
-		end = drop_payload(io, req.length, counts, why, whylen);
-		if (end != SERVE_CLOSED)
-			return end;
-		if (proto_op_known(req.op)) {
-			frame_reply(&reply, &req, PROTO_OK, req.want);
-		} else {
-			frame_reply(&reply, &req, PROTO_ERR_OP, 0);
-			counts->bad_ops++;
-		}
-		end = send_reply(io, &reply, chunk, counts, why, whylen);
-		if (end != SERVE_CLOSED)
-			return end;
-		counts->requests++;
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		snprintf(why, whylen, "out of memory");
+		return SERVE_IO;
 	}
+	c->io = io;
+	c->counts = counts;
+	do {
+		rc = serve_one(c, why, whylen);
+	} while (rc == GO_ON);
+	free(c);
+	return (enum serve_end)rc;
 }
 
 const char *serve_end_name(enum serve_end end)

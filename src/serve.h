@@ -6,7 +6,8 @@
  * asks for, until the client goes away or breaks the protocol.  It does
  * its I/O through the callbacks of struct serve_io, so that tbench_srv
  * runs it on a socket and the fuzzer on a buffer.  Memory use is fixed:
- * one chunk buffer on the stack, whatever the client sends.
+ * one input and one output buffer of a chunk each, whatever the client
+ * sends.
  *
  * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
  */

@@ -135,15 +135,18 @@ static ssize_t recv_all(int fd, void *buf, size_t len)
 	return (ssize_t)done;
 }
 
-/* Send a request header and `length` zero bytes of payload. */
+/* Send a request header and `length` zero bytes of payload; a small
+ * request goes out in one send. */
 static void send_request(int fd, const struct frame_header *req)
 {
 	static const uint8_t zeros[64 * 1024];
-	uint8_t wire[FRAME_HEADER_SIZE];
+	uint8_t wire[FRAME_HEADER_SIZE + 4096] = { 0 };
 	uint32_t left = req->length;
+	uint32_t first = left <= 4096 ? left : 0;
 
 	frame_encode(req, wire);
-	send_all(fd, wire, sizeof(wire));
+	send_all(fd, wire, FRAME_HEADER_SIZE + first);
+	left -= first;
 	while (left > 0) {
 		uint32_t n = left < sizeof(zeros) ? left : (uint32_t)sizeof(zeros);
 
