@@ -255,7 +255,7 @@ static uint32_t clamp_payload(uint64_t n)
 }
 
 void proto_op_sizes(enum proto_op op, size_t pathlen, size_t pathlen2,
-		    uint64_t count, struct proto_sizes *sizes)
+		    uint64_t count, int fails, struct proto_sizes *sizes)
 {
 	const struct op_wire *w;
 	uint64_t request, reply;
@@ -278,6 +278,8 @@ void proto_op_sizes(enum proto_op op, size_t pathlen, size_t pathlen2,
 	else if (w->data == DATA_REPLY)
 		reply += count;
 	reply += (uint64_t)w->entry * count;
+	if (fails && op != PROTO_OP_PING)
+		reply = PROTO_ERROR_REPLY;
 	sizes->request = clamp_payload(request);
 	sizes->reply = clamp_payload(reply);
 }

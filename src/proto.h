@@ -141,15 +141,20 @@ const char *proto_status_name(uint32_t status);
  * payload bytes the request carries and how many the reply should carry.
  * `pathlen` is the length of the op's first path (0 if it has none),
  * `pathlen2` of its second (Rename), `count` the op's data size (ReadX,
- * WriteX) or entry count (FIND_FIRST).  Sizes are clamped to
- * FRAME_MAX_PAYLOAD; callers split larger transfers.
+ * WriteX) or entry count (FIND_FIRST); `fails`: the op is expected to
+ * fail, and the reply is an SMB error response (PROTO_ERROR_REPLY bytes,
+ * no data).  Sizes are clamped to FRAME_MAX_PAYLOAD; callers split
+ * transfers of more than PROTO_MAX_DATA bytes.
  */
+#define PROTO_ERROR_REPLY 3	/* WordCount 0, ByteCount 0 */
+#define PROTO_MAX_DATA (FRAME_MAX_PAYLOAD - 4096) /* data bytes in one frame */
+
 struct proto_sizes {
 	uint32_t request;	/* request payload bytes */
 	uint32_t reply;		/* reply payload bytes wanted */
 };
 void proto_op_sizes(enum proto_op op, size_t pathlen, size_t pathlen2,
-		    uint64_t count, struct proto_sizes *sizes);
+		    uint64_t count, int fails, struct proto_sizes *sizes);
 
 /*
  * Socket options, as tbench's -T / tbench_srv's -t take them: names
