@@ -62,15 +62,19 @@ int main(int argc, const char **argv)
 	prog = program_load(options.loadfile, stderr);
 	if (!prog)
 		return EXIT_USAGE;
-	if (program_check_backend(prog, be, stderr) < 0)
+	if (program_check_backend(prog, be, stderr) < 0) {
+		program_free(prog);
 		return EXIT_USAGE;
+	}
 	if (options.check_loadfile) {
 		print_check(prog, be);
 		program_free(prog);
 		return 0;
 	}
-	if (be->init && be->init(&options) < 0)
+	if (be->init && be->init(&options) < 0) {
+		program_free(prog);
 		return EXIT_USAGE;
+	}
 	report_banner(prog);
 	sh = shared_create(prog, options.nclients);
 	run_benchmark(prog, be, sh, &res);

@@ -138,7 +138,7 @@ static void fuzz_sizes_and_sockopts(const uint8_t *data, size_t size)
 	size_t n = size < sizeof(text) - 1 ? size : sizeof(text) - 1;
 
 	memcpy(&count, data, size < sizeof(count) ? size : sizeof(count));
-	proto_op_sizes((enum proto_op)(size % (PROTO_OP_MAX + 2)), size, n, count, &sz);
+	proto_op_sizes((enum proto_op)(size % (PROTO_OP_MAX + 2)), size, n, count, size & 1, &sz);
 	if (sz.request > FRAME_MAX_PAYLOAD || sz.reply > FRAME_MAX_PAYLOAD)
 		abort();
 	memcpy(text, data, n);

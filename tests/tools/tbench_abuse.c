@@ -4,6 +4,7 @@
  * measurements.  The bats tests (tests/cli/tbench_srv.bats) drive it.
  *
  *   tbench_abuse free-port [HOST]        print a free TCP port on HOST
+ *   tbench_abuse imposter HOST S FILE    a server of another protocol
  *   tbench_abuse HOST PORT TEST [ARGS]   run one test, exit 0 if the
  *                                        server behaved as it should
  *
@@ -226,7 +227,7 @@ static int test_ops(const struct target *t)
 
 		if (!proto_op_known(op))
 			continue;
-		proto_op_sizes(op, 40, 40, 65536, &sz);
+		proto_op_sizes(op, 40, 40, 65536, 0, &sz);
 		exchange(fd, (uint16_t)op, op, sz.request, sz.reply, PROTO_OK);
 		n++;
 	}
@@ -544,9 +545,53 @@ static int free_port(const char *host)
 	return 0;
 }
 
+/*
+ * imposter HOST SECONDS PORTFILE: a server of another protocol.  Listens
+ * on a free port (written to PORTFILE), answers every connection with a
+ * line of SSH banner and junk, and quits after SECONDS.
+ */
+static int imposter(const char *host, long seconds, const char *portfile)
+{
+	static const char junk[] = "SSH-2.0-imposter\r\nthis is not the tbench protocol, "
+				   "and these are more than 32 bytes\r\n";
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE };
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	struct addrinfo *ai;
+	double end = now_s() + (double)seconds;
+	FILE *f;
+	int lfd, port;
+
+	if (getaddrinfo(host, "0", &hints, &ai) != 0)
+		fail("cannot resolve %s", host);
+	lfd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (lfd < 0 || bind(lfd, ai->ai_addr, ai->ai_addrlen) < 0 || listen(lfd, 16) < 0 ||
+	    getsockname(lfd, (struct sockaddr *)&ss, &len) < 0)
+		fail("imposter: %s", strerror(errno));
+	freeaddrinfo(ai);
+	port = ss.ss_family == AF_INET6 ? ntohs(((struct sockaddr_in6 *)&ss)->sin6_port)
+					: ntohs(((struct sockaddr_in *)&ss)->sin_port);
+	f = fopen(portfile, "w");
+	if (!f || fprintf(f, "%d\n", port) < 0 || fclose(f) != 0)
+		fail("imposter: cannot write %s", portfile);
+	set_timeouts(lfd, 1);
+	while (now_s() < end) {
+		int fd = accept(lfd, NULL, NULL);
+
+		if (fd < 0)
+			continue;	/* the 1 s timeout: look at the clock */
+		if (send(fd, junk, sizeof(junk) - 1, MSG_NOSIGNAL) < 0)
+			errno = 0;
+		close(fd);
+	}
+	close(lfd);
+	return 0;
+}
+
 static void __attribute__((noreturn)) usage(void)
 {
 	fputs("usage: tbench_abuse free-port [HOST]\n"
+	      "       tbench_abuse imposter HOST SECONDS PORTFILE\n"
 	      "       tbench_abuse HOST PORT TEST [ARGS]\n"
 	      "tests: ping [N [LEN [WANT]]], ops, bad-op, magic, version, oversize,\n"
 	      "       oversize-max, want-oversize, flags, reply-as-request, reserved, status,\n"
@@ -605,6 +650,8 @@ int main(int argc, char **argv)
 
 	if (argc >= 2 && strcmp(argv[1], "free-port") == 0)
 		return free_port(argc > 2 ? argv[2] : NULL);
+	if (argc == 5 && strcmp(argv[1], "imposter") == 0)
+		return imposter(argv[2], strtol(argv[3], NULL, 10), argv[4]);
 	if (argc < 4)
 		usage();
 	t.host = argv[1];
