@@ -20,6 +20,7 @@ const struct backend *const backends[] = {
 #ifdef HAVE_NFS
 	&nfs_backend,
 #endif
+	&null_backend,
 	NULL,
 };
 

@@ -53,6 +53,7 @@ struct client {
 	int prepared;		/* op at pc evaluated, waiting for due_ns */
 	uint64_t due_ns;	/* don't run before this time (pacing, waits) */
 	uint64_t last_t1;	/* when the last op ended */
+	uint64_t waitsp_since;	/* when the current WAITSP began waiting */
 	uint64_t roots_owned;	/* bit i: client root i is ours to remove */
 	uint64_t sched_ns;	/* the prepared op's schedule, 0 if unpaced */
 	uint64_t release_ns;	/* when the clients were released */
@@ -69,6 +70,7 @@ struct client {
 	int writepattern;	/* WRITEPATTERN on: verifiable data */
 	int finished;		/* left the op loop */
 	int priv_ready;		/* backend setup succeeded */
+	int cleanup_only;	/* set up only to remove what the run made */
 	int failed;		/* stopped by a fatal error */
 
 	char error[256];	/* why the client failed */
@@ -117,6 +119,7 @@ const struct backend *backend_find(const char *name);
 
 extern const struct backend fileio_backend;
 extern const struct backend sockio_backend;
+extern const struct backend null_backend;
 #ifdef HAVE_SMB
 extern const struct backend smb_backend;
 #endif

@@ -105,7 +105,8 @@ static void randomstring(struct client *c, const struct op *op)
 				members[m++] = pat[j];
 			}
 		}
-		c->randstr[slot][n++] = members[rng_next(c->nc.rng) % m];
+		if (m)	/* the compiler refused empty sets */
+			c->randstr[slot][n++] = members[rng_next(c->nc.rng) % m];
 		i = j;
 	}
 	c->randstr[slot][n] = '\0';
@@ -134,7 +135,8 @@ static void report_mismatch(struct client *c, const struct op *op, uint32_t stat
 			status_name(info->domain, status, b2), c->id);
 }
 
-static void record(struct client *c, const struct op *op, uint64_t t0, uint64_t t1, bool mismatch)
+static void record(struct client *c, const struct op *op, uint64_t t0, uint64_t t1, bool mismatch,
+		   bool error)
 {
 	struct slot *s = c->slot;
 	uint64_t lat = t1 - t0;
@@ -164,8 +166,12 @@ static void record(struct client *c, const struct op *op, uint64_t t0, uint64_t 
 	op_stats_add(os, lat, c->bytes);
 	if (mismatch)
 		os->mismatches++;
-	if (c->sched_ns)
+	if (error)
+		os->errors++;
+	if (c->sched_ns) {
 		op_stats_add(&s->lag, t0 > c->sched_ns ? t0 - c->sched_ns : 0, 0);
+		op_stats_add(&s->response, t1 > c->sched_ns ? t1 - c->sched_ns : 0, 0);
+	}
 	STAT_STORE(s->ops_measured, s->ops_measured + 1);
 	STAT_STORE(s->bytes_measured, s->bytes_measured + c->bytes);
 }
@@ -220,11 +226,26 @@ static int run_op(struct client *c, const struct op *op)
 	}
 	ok = status_matches(&op->expect, op_info[op->id].domain, status);
 	size_bad = ok && size_mismatch(c, op, status);
-	record(c, op, t0, t1, !ok || size_bad);
+	record(c, op, t0, t1, !ok || size_bad, !status_is_success(op_info[op->id].domain, status));
 	if (!ok || size_bad)
 		report_mismatch(c, op, status, size_bad);
 	c->rate_bytes += c->bytes;
 	return 0;
+}
+
+/* A WAITSP that waited this long gives up: the loadfile's clients wait
+ * for each other in a circle, or wait for a sync point nobody sets. */
+#define WAITSP_TIMEOUT_NS (60 * NSEC_PER_SEC)
+
+static void waitsp_timed_out(struct client *c, const struct op *op)
+{
+	int shown = __atomic_fetch_add(&c->sh->mismatch_printed, 1, __ATOMIC_RELAXED);
+
+	STAT_STORE(c->slot->mismatches_all, c->slot->mismatches_all + 1);
+	if (shown < c->opt->show_mismatches)
+		fprintf(stderr, "%s:%u: WAITSP gave up after 60 s waiting for sync point %lld of client %lld (client %d)\n",
+			c->prog->filename, op->line, (long long)c->num[1],
+			(long long)(((c->num[0] % c->nclients) + c->nclients) % c->nclients), c->id);
 }
 
 /* Would WAITSP still have to wait?  Never for a client that is gone. */
@@ -256,10 +277,16 @@ static int step(struct client *c, uint64_t now)
 	if (!c->prepared) {
 		prepare(c, op, now);
 		if (op->id == DIR_WAITSP && waitsp_blocked(c)) {
-			c->due_ns = now + 200 * NSEC_PER_USEC;
-			c->prepared = 0;
-			return 1;
+			if (!c->waitsp_since)
+				c->waitsp_since = now;
+			if (now - c->waitsp_since < WAITSP_TIMEOUT_NS) {
+				c->due_ns = now + 200 * NSEC_PER_USEC;
+				c->prepared = 0;
+				return 1;
+			}
+			waitsp_timed_out(c, op);
 		}
+		c->waitsp_since = 0;
 		if (op->id == DIR_SLEEP && c->num[0] > 0) {
 			c->due_ns = now + (uint64_t)c->num[0] * NSEC_PER_USEC;
 			c->sched_ns = 0;

@@ -12,10 +12,12 @@
 #include <stdlib.h>
 
 #include "backend.h"
+#include "json_report.h"
 #include "loadfile.h"
 #include "options.h"
 #include "report.h"
 #include "run.h"
+#include "series.h"
 #include "stats.h"
 #include "util.h"
 
@@ -46,6 +48,8 @@ static void print_check(const struct program *prog, const struct backend *be)
 	if (prog->timestamps)
 		printf("Duration:       %.3f sec (by the timestamps)\n", ps.duration);
 	printf("Netbench scale: %g\n", prog->nbscale);
+	printf("Stats per client: %.1f KiB of shared memory (%u operations in use)\n",
+	       (double)slot_size_for(prog) / 1024, prog->nstats);
 }
 
 int main(int argc, const char **argv)
@@ -75,6 +79,7 @@ int main(int argc, const char **argv)
 		program_free(prog);
 		return EXIT_USAGE;
 	}
+	machine_stdout_prepare();
 	report_banner(prog);
 	sh = shared_create(prog, options.nclients);
 	run_benchmark(prog, be, sh, &res);
@@ -91,6 +96,7 @@ int main(int argc, const char **argv)
 	} else {
 		status = report_final(prog, be, sh, &res);
 	}
+	series_free(res.series);
 	shared_destroy(sh);
 	program_free(prog);
 	return status;

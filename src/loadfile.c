@@ -1079,17 +1079,27 @@ static char *read_loadfile(const char *filename, size_t *lenp, FILE *errors)
 			int zerr;
 			const char *msg = gzerror(gz, &zerr);
 
-			fprintf(errors, "%s: cannot read loadfile: %s\n", filename,
-				zerr == Z_ERRNO ? strerror(errno) : msg);
+			if (zerr == Z_ERRNO)
+				fprintf(errors, "%s: cannot read loadfile: %s\n", filename, strerror(errno));
+			else
+				fprintf(errors, "%s: truncated or corrupt compressed loadfile (%s)\n", filename,
+					strstr(msg, ": ") ? strstr(msg, ": ") + 2 : msg);
 			goto fail;
 		}
 		if (n == 0)
 			break;
 		len += (size_t)n;
 	}
-	if (!gzeof(gz)) {
-		fprintf(errors, "%s: truncated or corrupt compressed loadfile\n", filename);
-		goto fail;
+	{
+		int zerr;
+		const char *msg = gzerror(gz, &zerr);
+
+		if (!gzeof(gz) || (zerr != Z_OK && zerr != Z_STREAM_END)) {
+			if (strstr(msg, ": "))	/* zlib prefixes "<fd:3>: " */
+				msg = strstr(msg, ": ") + 2;
+			fprintf(errors, "%s: truncated or corrupt compressed loadfile (%s)\n", filename, msg);
+			goto fail;
+		}
 	}
 	gzclose(gz);
 	*lenp = len;

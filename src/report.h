@@ -18,6 +18,7 @@
 
 struct run_result;
 struct backend;
+struct series;
 
 enum phase {
 	PHASE_WARMUP,
@@ -33,11 +34,7 @@ struct progress_state {
 	struct shared *sh;
 	uint64_t release_ns;
 	uint64_t measure_start_ns;
-	uint64_t next_series_sec;	/* next second to read from the rings */
-	struct hist_total *every;	/* merged all-op histogram, last tick */
-	struct hist_total *scratch;
-	FILE *series;			/* --csv-series, or NULL */
-	uint64_t series_prev_ops;
+	struct series *series;		/* per-second series (series.h), or NULL */
 };
 
 void progress_init(struct progress_state *ps, const struct program *prog, struct shared *sh,

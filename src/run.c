@@ -230,7 +230,7 @@ static int final_cleanup(const struct program *prog, const struct backend *be, s
 	for (uint32_t r = 0; r < prog->nshared_roots; r++)
 		if (!sh->root_existed[r])
 			need = 1;
-	if (!need)
+	if (!need || options.skip_cleanup)
 		return 0;
 	pid = fork();
 	if (pid < 0)
@@ -243,6 +243,7 @@ static int final_cleanup(const struct program *prog, const struct backend *be, s
 		set_handler(SIGTERM, SIG_DFL);
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		client_init(&c, 0, &options, prog, be, sh, options.seed);
+		c.cleanup_only = 1;
 		if (be->setup(&c) < 0) {
 			fprintf(stderr, "%s: cleanup: %s\n", options.progname, c.error);
 			_exit(1);
@@ -314,6 +315,10 @@ static int count_state(struct shared *sh, int state)
 	return n;
 }
 
+/* Clients that are not set up after this long (a server that accepts the
+ * connection but never answers) fail the run. */
+#define SETUP_TIMEOUT_NS (300 * NSEC_PER_SEC)
+
 /* Wait until every client is READY; false if one failed or a signal came. */
 static bool wait_ready(struct procs *pr, struct shared *sh)
 {
@@ -335,6 +340,11 @@ static bool wait_ready(struct procs *pr, struct shared *sh)
 		reap(pr, sh, 0);
 		if (count_state(sh, SLOT_FAILED) || pr->running < options.nprocs || parent_signal)
 			return false;
+		if (now - start > SETUP_TIMEOUT_NS) {
+			warnx_("%d of %d clients did not finish setting up in %llu s", sh->nclients - ready,
+			       sh->nclients, (unsigned long long)(SETUP_TIMEOUT_NS / NSEC_PER_SEC));
+			return false;
+		}
 		sleep_until_ns(MIN(next_print, now + 20 * NSEC_PER_MSEC));
 	}
 }
@@ -393,8 +403,7 @@ void run_benchmark(const struct program *prog, const struct backend *be, struct 
 		reap(&pr, sh, 1);
 		res->setup_failed = 1;
 		res->signal = parent_signal;
-		final_cleanup(prog, be, sh);
-		free(pr.pid);
+		free(pr.pid);	/* nothing was released, so nothing was made */
 		return;
 	}
 
@@ -402,8 +411,10 @@ void run_benchmark(const struct program *prog, const struct backend *be, struct 
 	res->measure_start_ns = res->release_ns + warmup_ns;
 	sh->release_ns = res->release_ns;
 	sh->measure_start_ns = res->measure_start_ns;
+	/* fixed work runs until the passes are done, or -t if given too */
 	__atomic_store_n(&sh->measure_end_ns,
-			 fixed_work ? UINT64_MAX : res->measure_start_ns + (uint64_t)options.timelimit * NSEC_PER_SEC,
+			 fixed_work && !options.timelimit_given ? UINT64_MAX :
+			 res->measure_start_ns + (uint64_t)options.timelimit * NSEC_PER_SEC,
 			 __ATOMIC_RELEASE);
 	wall_clock_iso(res->start_time, sizeof(res->start_time));
 	if (!options.machine_readable)
@@ -433,17 +444,26 @@ void run_benchmark(const struct program *prog, const struct backend *be, struct 
 				tick = now + NSEC_PER_SEC;
 		}
 	}
-	res->measure_end_ns = STAT_LOAD(sh->measure_end_ns);
-	if (fixed_work || res->measure_end_ns == UINT64_MAX) {
+	res->measure_end_ns = MIN(STAT_LOAD(sh->measure_end_ns), now_ns());
+	if (fixed_work) {
+		/* the window ends when the last client finished its passes,
+		 * unless some did not (stopped, time limit): then at the stop */
 		uint64_t end = res->measure_start_ns;
+		bool all_done = true;
 
-		for (int i = 0; i < sh->nclients; i++)
-			end = MAX(end, shared_slot(sh, i)->work_end_ns);
-		if (res->signal)
-			end = MAX(end, MIN(STAT_LOAD(sh->measure_end_ns), now_ns()));
-		res->measure_end_ns = end;
+		for (int i = 0; i < sh->nclients; i++) {
+			struct slot *s = shared_slot(sh, i);
+
+			if (s->finished_work)
+				end = MAX(end, s->work_end_ns);
+			else
+				all_done = false;
+		}
+		if (all_done)
+			res->measure_end_ns = end;
 	}
 	progress_finish(&ps);
+	res->series = ps.series;	/* for the JSON report */
 	res->failed_clients = count_state(sh, SLOT_FAILED);
 	if (final_cleanup(prog, be, sh) < 0)
 		res->cleanup_failed = 1;

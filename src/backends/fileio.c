@@ -311,14 +311,16 @@ static int remove_tree(const char *path)
 
 /* ---- setup ---- */
 
-static const char *symlink_found;
+/* nftw() passes no context to its callback: the first symlink found is
+ * copied here. */
+static char symlink_found[PATH_MAX];
 
 static int find_symlink(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
 	(void)st;
 	(void)ftw;
 	if (type == FTW_SL || type == FTW_SLN) {
-		symlink_found = path;
+		snprintf(symlink_found, sizeof(symlink_found), "%s", path);
 		return 1;
 	}
 	return 0;
@@ -344,7 +346,6 @@ static int check_tree(struct client *c, const char *path)
 		goto symlink;
 	if (!S_ISDIR(st.st_mode))
 		return 0;
-	symlink_found = NULL;
 	if (nftw(path, find_symlink, 32, FTW_PHYS) == 1) {
 		snprintf(prefix, sizeof(prefix), "%s", symlink_found);
 		goto symlink;
@@ -390,6 +391,8 @@ static int fio_setup(struct client *c)
 			 strerror(errno));
 		return -1;
 	}
+	if (c->cleanup_only)
+		goto buffers;
 	if (c->id == 0) {
 		for (uint32_t r = 0; r < prog->nshared_roots; r++)
 			if (check_tree(c, prog->shared_roots[r]) < 0)
@@ -402,6 +405,7 @@ static int fio_setup(struct client *c)
 		if (check_tree(c, path) < 0)
 			return -1;
 	}
+buffers:
 	f = xcalloc(1, sizeof(*f));
 	f->nhandles = prog->nhandles;
 	f->h = xcalloc(prog->nhandles ? prog->nhandles : 1, sizeof(*f->h));

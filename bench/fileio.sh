@@ -1,0 +1,155 @@
+#!/bin/bash
+# bench/fileio.sh - the dbench core's speed and memory figures, side by side
+# with Debian's dbench 4.0 (apt-get install dbench), on a private tmpfs with
+# the same loadfile (/usr/share/dbench/client.txt).  Not a test: it prints
+# figures for a human to compare.  Needs root (to mount the tmpfs).
+#
+#   bench/fileio.sh [DBENCH]      DBENCH defaults to build/src/dbench
+#
+# It measures, alternating A B A B (these 2-core machines are noisy; the
+# medians and ratios are what count):
+#   1. loading the classic 26 MB client.txt (--check-loadfile), 5 times;
+#   2. 2 clients on tmpfs, -t 10: ops/s and user CPU per million ops, ours
+#      and dbench 4.0's, 3 rounds each;
+#   3. the harness's own cost: user CPU per million ops with the null
+#      backend (no I/O at all), and instructions per op from callgrind;
+#   4. equal work: strace -c -f of both over the same 40,000-line slice of
+#      the classic loadfile, syscalls per 1,000 ops;
+#   5. 1,000 clients: start, run 10 s, stop; memory per client (PSS).
+#
+# Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OURS=$(realpath "${1:-build/src/dbench}")
+THEIRS=/usr/bin/dbench
+CLASSIC=/usr/share/dbench/client.txt
+[ -x "$THEIRS" ] && [ -r "$CLASSIC" ] || { echo "bench: apt-get install dbench first" >&2; exit 2; }
+[ -x "$OURS" ] || { echo "bench: build first ($OURS)" >&2; exit 2; }
+
+W=$(mktemp -d /tmp/dbench-bench.XXXXXX)
+mkdir "$W/fs"
+mount -t tmpfs -o size=8g tmpfs "$W/fs"
+cleanup() { umount "$W/fs" 2>/dev/null || true; rm -rf "$W"; }
+trap cleanup EXIT
+
+# Sum of an op table's counts (dbench 4.0 prints no total).
+table_ops() { awk '/^ -----/ { t = 1; next } t && NF == 4 && $2 ~ /^[0-9]+$/ { s += $2 } t && NF == 0 { t = 0 } END { print s + 0 }'; }
+
+want() { [[ " ${SECTIONS:-1 2 3 4 5} " == *" $1 "* ]]; }
+
+median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+
+if want 1; then
+echo "== 1. loading $CLASSIC ($(stat -c %s "$CLASSIC") bytes)"
+for i in 1 2 3 4 5; do
+	/usr/bin/time -f "%e" "$OURS" --check-loadfile -c "$CLASSIC" 1 2>&1 >/dev/null | tail -1
+done > "$W/load"
+echo "wall seconds, 5 runs: $(tr '\n' ' ' < "$W/load")-> median $(median < "$W/load") s"
+
+run_one() {	# $1 = ours|theirs, $2 = seconds; prints "ops/s user_s_per_Mops"
+	local bin=$OURS out
+	[ "$1" = theirs ] && bin=$THEIRS
+	out=$(cd "$W/fs" && /usr/bin/time -f "TIME %U %S" "$bin" -c "$CLASSIC" -D "$W/fs" -t "$2" 2 2>&1)
+	local ops user warm
+	ops=$(echo "$out" | table_ops)
+	user=$(echo "$out" | awk '/^TIME/ { print $2 }')
+	warm=$(($2 / 5))
+	# user CPU covers warmup + window; scale the window's ops to the whole run
+	awk -v o="$ops" -v u="$user" -v t="$2" -v w="$warm" \
+		'BEGIN { printf "%.0f %.3f\n", o / t, u / (o * (t + w) / t / 1e6) }'
+}
+fi
+
+if want 2; then
+echo
+echo "== 2. 2 clients, tmpfs, -t 10, classic client.txt (A B A B A B)"
+for round in 1 2 3; do
+	run_one theirs 10 >> "$W/theirs"
+	run_one ours 10 >> "$W/ours"
+	echo "round $round: dbench 4.0 $(tail -1 "$W/theirs")   ours $(tail -1 "$W/ours")   (ops/s, user s per Mops)"
+done
+t_ops=$(awk '{ print $1 }' "$W/theirs" | median)
+o_ops=$(awk '{ print $1 }' "$W/ours" | median)
+t_cpu=$(awk '{ print $2 }' "$W/theirs" | median)
+o_cpu=$(awk '{ print $2 }' "$W/ours" | median)
+echo "median ops/s: dbench 4.0 $t_ops, ours $o_ops, ratio $(awk -v a="$o_ops" -v b="$t_ops" 'BEGIN { printf "%.2f", a / b }')"
+echo "median user CPU s per million ops: dbench 4.0 $t_cpu, ours $o_cpu"
+fi
+
+if want 3; then
+echo
+echo "== 3. harness cost (null backend: no I/O), 2 clients, 10 s"
+for i in 1 2 3; do
+	out=$(/usr/bin/time -f "TIME %U" "$OURS" -B null -c "$CLASSIC" -t 10 --warmup 0 2 2>&1)
+	ops=$(echo "$out" | sed -n 's/^Operations \([0-9]*\) in.*/\1/p')
+	user=$(echo "$out" | awk '/^TIME/ { print $2 }')
+	awk -v o="$ops" -v u="$user" 'BEGIN { printf "%.4f\n", u / (o / 1e6) }'
+done > "$W/null"
+echo "user CPU s per million ops, 3 runs: $(tr '\n' ' ' < "$W/null")-> median $(median < "$W/null")"
+if command -v valgrind >/dev/null; then
+	head -20000 "$CLASSIC" > "$W/slice.txt"
+	for n in 1 6; do
+		rm -f "$W"/cg.*
+		valgrind --tool=callgrind --callgrind-out-file="$W/cg.%p" "$OURS" -B null \
+			-c "$W/slice.txt" --passes $n --seed 1 1 > /dev/null 2>&1 || true
+		cat "$W"/cg.* | sed -n 's/^summary: *//p' | awk '{ s += $1 } END { print s }' > "$W/ir.$n"
+	done
+	echo "callgrind, null backend, 20,000-op slice: 1 pass $(cat "$W/ir.1") instructions, 6 passes $(cat "$W/ir.6");"
+	echo "  $(awk -v a="$(cat "$W/ir.6")" -v b="$(cat "$W/ir.1")" 'BEGIN { printf "%.0f", (a - b) / 100000 }') instructions per op (parent, clients, every process)"
+fi
+fi
+
+if want 4; then
+echo
+echo "== 4. equal work: strace -c -f over the same 40,000 lines, 1 client"
+{ head -40000 "$CLASSIC"; echo 'Deltree "\clients\client1" NT_STATUS_OK'; } > "$W/slice40k.txt"
+for who in theirs ours; do
+	bin=$OURS
+	[ "$who" = theirs ] && bin=$THEIRS
+	rm -rf "$W/fs"/* 2>/dev/null || true
+	(cd "$W/fs" && strace -f -c -o "$W/strace.$who" "$bin" -c "$W/slice40k.txt" -D "$W/fs" -t 8 1 > "$W/out.$who" 2>&1) || true
+	echo "$(table_ops < "$W/out.$who") $((8 + 8 / 5))" > "$W/ops.$who"
+done
+# per 1000 ops (the window's ops scaled to the whole run, warmup included)
+awk -v fo="$(cat "$W/ops.theirs")" -v fu="$(cat "$W/ops.ours")" '
+	FNR == 1 { f++ }
+	$4 ~ /^[0-9]+$/ && $1 ~ /^[0-9.]+$/ && $NF != "total" { calls[f, $NF] = $4; names[$NF] = 1 }
+	END {
+		split(fo, a, " "); split(fu, b, " ")
+		ta = a[1] * a[2] / 8; tb = b[1] * b[2] / 8
+		for (n in names) {
+			x = calls[1, n] / ta * 1000; y = calls[2, n] / tb * 1000
+			if (x >= 1 || y >= 1) printf "%-18s %14.1f %14.1f\n", n, x, y
+		}
+	}' "$W/strace.theirs" "$W/strace.ours" | sort -k2 -g -r | head -25 |
+	(printf "%-18s %14s %14s\n" "syscall" "dbench 4.0" "ours"; cat)
+echo "(calls per 1,000 loadfile ops; the harness's own calls -- kill/getppid per op in dbench 4.0,"
+echo " clock_nanosleep/wait4 in ours -- differ by design)"
+fi
+
+if want 5; then
+echo
+echo "== 5. 1,000 clients on tmpfs, default loadfile, -t 10"
+rm -rf "$W/fs"/* 2>/dev/null || true
+start=$(date +%s.%N)
+"$OURS" -D "$W/fs" -t 10 1000 > "$W/out1000" 2>&1 &
+pid=$!
+for i in $(seq 600); do
+	grep -q "releasing clients" "$W/out1000" && break
+	sleep 0.1
+done
+ready=$(date +%s.%N)
+sleep 5
+nchild=$(pgrep -c -P $pid || true)
+pss=$( (for p in $(pgrep -P $pid | head -50); do awk '/^Pss:/ { print $2 }' /proc/$p/smaps_rollup 2>/dev/null || true; done) | median)
+parent_pss=$(ps -o rss= -p $pid 2>/dev/null || echo "?")
+rc=0
+wait $pid || rc=$?
+end=$(date +%s.%N)
+echo "exit status $rc; set-up of 1,000 clients $(awk -v a="$start" -v b="$ready" 'BEGIN { printf "%.1f", b - a }') s;" \
+	"$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }') s wall in all for 10 s + 2 s warmup"
+grep -E "^(Operations|Throughput)" "$W/out1000" || tail -5 "$W/out1000"
+echo "memory: median PSS per client process $pss KiB (50 of $nchild sampled), parent RSS $parent_pss KiB"
+left=$(find "$W/fs" -mindepth 1 | wc -l)
+echo "left in the target afterwards: $left entries; processes left: $(pgrep -c -f "$W/fs" || true)"
+fi

@@ -1,0 +1,65 @@
+#!/bin/bash
+# build.sh - install what the build and the tests need (Debian packages,
+# when missing), then configure and build in ./build.
+#
+#   ./build.sh            set up and build
+#   ./build.sh check      ... and run the whole test suite (make check)
+#   ./build.sh sanitize   build in ./build-asan with AddressSanitizer and
+#                         UndefinedBehaviorSanitizer and run the test suite
+#
+# Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+build_pkgs="build-essential autoconf automake pkg-config libpopt-dev zlib1g-dev libjansson-dev
+	libsmbclient-dev libnfs-dev"
+test_pkgs="libcmocka-dev bats jq python3-jsonschema dbench samba smbclient nfs-ganesha
+	nfs-ganesha-vfs rpcbind libnfs-utils iproute2 tshark clang procps psmisc"
+
+install_missing() {
+	local missing=() p
+	for p in $build_pkgs $test_pkgs; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+			missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "build.sh: missing packages: ${missing[*]} (run as root, or install them)" >&2
+		return 1
+	fi
+	echo "build.sh: installing ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	# tshark asks whether non-root users may capture; the default (no) is fine
+	echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections
+	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+configure_and_make() {
+	local dir=$1
+	shift
+	[ -x configure ] || ./autogen.sh
+	mkdir -p "$dir"
+	(cd "$dir" && { [ -f Makefile ] || ../configure --enable-werror "$@"; } && make -j"$(nproc)")
+}
+
+install_missing
+case "${1:-}" in
+"")
+	configure_and_make build
+	;;
+check)
+	configure_and_make build
+	make -C build check -j"$(nproc)"
+	;;
+sanitize)
+	san="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
+	configure_and_make build-asan CFLAGS="$san" LDFLAGS="-fsanitize=address,undefined"
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+		make -C build-asan check -j"$(nproc)"
+	;;
+*)
+	echo "usage: $0 [check|sanitize]" >&2
+	exit 2
+	;;
+esac

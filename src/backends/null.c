@@ -1,0 +1,58 @@
+/*
+ * null.c - a backend that does nothing: every op returns at once with the
+ * status the loadfile expects (success where any is allowed).  It measures
+ * the harness's own cost per op (bench/harness-cost.sh) and lets a loadfile
+ * be dry-run on any machine.
+ *
+ * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
+ */
+#include "config.h"
+
+#include "backend.h"
+#include "status.h"
+
+static int null_setup(struct client *c)
+{
+	(void)c;
+	return 0;
+}
+
+static int null_remove_tree(struct client *c, const char *path)
+{
+	(void)c;
+	(void)path;
+	return 0;
+}
+
+static int null_exists(struct client *c, const char *path)
+{
+	(void)c;
+	(void)path;
+	return 0;
+}
+
+static uint32_t null_op(struct client *c, const struct op *op)
+{
+	if (op_is_read(op->id) || op_is_write(op->id))
+		c->bytes = (uint64_t)(c->num[op_size_arg(op->id)] > 0 ? c->num[op_size_arg(op->id)] : 0);
+	if ((op->id == OP_READX || op->id == OP_WRITEX) && c->num[3] >= 0)
+		c->bytes = (uint64_t)c->num[3];
+	if (op->expect.kind == EXPECT_EXACT)
+		return op->expect.code;
+	if (op->expect.kind == EXPECT_ERROR)
+		return op_info[op->id].domain == DOMAIN_NT ? NT_STATUS_UNSUCCESSFUL : NFS3ERR_IO;
+	return 0;
+}
+
+const struct backend null_backend = {
+	.name = "null",
+	.description = "does nothing; every op returns the expected status (harness cost)",
+	.setup = null_setup,
+	.remove_tree = null_remove_tree,
+	.exists = null_exists,
+	.op = {
+#define OP(sym, name, display, group, args, domain) [OP_##sym] = null_op,
+#include "ops.def"
+#undef OP
+	},
+};

@@ -1,0 +1,47 @@
+# helpers.bash - shared by the bats CLI tests.
+#
+# DBENCH is the dbench binary under test (make check sets it; by hand it
+# defaults to build/src/dbench of this source tree).
+
+TOP=$(cd "$(dirname "$BATS_TEST_FILENAME")/../.." && pwd)
+DBENCH=${DBENCH:-$TOP/build/src/dbench}
+TBENCH=${TBENCH:-$(dirname "$DBENCH")/tbench}
+DBENCH_SRCDIR=${DBENCH_SRCDIR:-$TOP}
+CLASSIC=/usr/share/dbench/client.txt
+
+# A private temp dir per test: $T, with the target directory $T/d.
+make_tmp() {
+	T=$(mktemp -d /tmp/dbench-test.XXXXXX)
+	mkdir "$T/d"
+}
+
+remove_tmp() {
+	[ -n "${T:-}" ] && rm -rf "$T"
+}
+
+# No process of ours (its command line names our temp dir) is left.
+assert_no_procs() {
+	local i
+	for i in $(seq 50); do
+		pgrep -f -- "$T" >/dev/null || return 0
+		sleep 0.1
+	done
+	echo "processes left behind:" >&2
+	pgrep -af -- "$T" >&2
+	return 1
+}
+
+# The target directory holds exactly what it held before the run.
+assert_empty_target() {
+	local left
+	left=$(find "$T/d" -mindepth 1 | head)
+	if [ -n "$left" ]; then
+		echo "left behind in the target: $left" >&2
+		return 1
+	fi
+}
+
+# Write a loadfile from stdin to $T/$1.
+loadfile() {
+	cat > "$T/$1"
+}

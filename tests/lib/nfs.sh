@@ -1,0 +1,235 @@
+# nfs.sh - start and stop a private NFSv3 server (nfs-ganesha) for the tests.
+#
+# ganesha serves NFSv3 only through rpcbind, and rpcbind takes port 111 on
+# every address, so both run inside a private network + mount + pid namespace
+# (unshare) where only `lo` exists.  The client runs in the same network
+# namespace through nfs_ns_exec and reaches the server at 127.0.0.1.  Sourced
+# by bats tests and scripts:
+#
+#	. tests/lib/nfs.sh
+#	nfs_ns_start || exit		# 77 (SRV_SKIP): cannot run here
+#	nfs_ns_exec nfs-ls "$NFS_URL"
+#	nfs_stop
+#
+# Return codes: 0 done; 1 failed (message on stderr and in NFS_ERROR);
+# 77 cannot run here: a tool is missing or the kernel refuses namespaces
+# (reason in NFS_ERROR).  Set NFS_ENABLE_NLM=1 before nfs_ns_start to have
+# ganesha serve NLM (byte-range locks) too, with rpc.statd beside it.
+#
+# Call the start function directly, not under bats' `run` (a subshell would
+# lose the variables it sets).  In bats: `srv_start_or_skip nfs_ns_start` skips the
+# test, with the reason, when the machine cannot run the server.
+#
+# Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
+
+# Where this file is (no external tools: the missing-tool check comes later).
+_SRV_LIB_DIR=${BASH_SOURCE[0]%/*}
+[ "$_SRV_LIB_DIR" = "${BASH_SOURCE[0]}" ] && _SRV_LIB_DIR=.
+_SRV_LIB_DIR=$(cd "$_SRV_LIB_DIR" && pwd)
+# shellcheck source=tests/lib/srvutil.sh
+. "$_SRV_LIB_DIR/srvutil.sh"
+
+NFS_READY_SECONDS=15	# give up waiting for a starting server after this
+NFS_STOP_SECONDS=5	# after this, the namespace is killed outright
+
+# _nfs_error MESSAGE: report why and remember it (in NFS_ERROR, SRV_ERROR).
+_nfs_error() {
+	NFS_ERROR="nfs: $1"
+	# shellcheck disable=SC2034 # read by srv_start_or_skip and tests
+	SRV_ERROR=$NFS_ERROR
+	echo "$NFS_ERROR" >&2
+}
+
+# _nfs_write_conf DIR: ganesha.conf for an NFSv3-only VFS export of DIR/export
+# at /export.  Bind_addr stays out: it does not resolve inside the namespace.
+_nfs_write_conf() {
+	local nlm=false
+
+	[ "${NFS_ENABLE_NLM:-0}" = 1 ] && nlm=true
+	cat >"$1/ganesha.conf" <<EOF
+# Private nfs-ganesha for the dbench test suite (tests/lib/nfs.sh).
+NFS_CORE_PARAM {
+	NFS_Port = 2049;
+	MNT_Port = 20048;
+	Enable_NLM = $nlm;
+	Enable_RQUOTA = false;
+	Enable_UDP = false;
+	Protocols = 3;
+	mount_path_pseudo = true;
+}
+NFS_KRB5 { Active_krb5 = false; }
+NFSV4 { Graceless = true; RecoveryRoot = "$1/recov"; }
+EXPORT {
+	Export_Id = 1;
+	Path = "$1/export";
+	Pseudo = "/export";
+	Access_Type = RW;
+	Squash = No_Root_Squash;
+	SecType = sys;
+	Protocols = 3;
+	Transports = TCP;
+	FSAL { Name = VFS; }
+}
+EOF
+}
+
+# _nfs_probe_namespaces: can this machine create the namespaces we need?
+_nfs_probe_namespaces() {
+	local out
+
+	out=$(unshare --net --mount --propagation private --pid --fork \
+		--kill-child --mount-proc true 2>&1 </dev/null) && return 0
+	_nfs_error "cannot create private namespaces here (${out:-unshare failed})"
+	return "$SRV_SKIP"
+}
+
+# _nfs_wait_holder: wait for unshare's child (pid 1 of the namespace) and for
+# its report in ns-state.  Sets NFS_NS_PID and _NFS_NETNS (the namespace's
+# identity, to find every process in it at the end).
+_nfs_wait_holder() {
+	local i state
+
+	for (( i = 0; i < 100; i++ )); do
+		srv_alive "$_NFS_UNSHARE_PID" ||
+			{ _nfs_error "unshare exited: $(tail -n 2 "$NFS_DIR/ns.out" 2>/dev/null)"; return 1; }
+		if [ -z "${NFS_NS_PID:-}" ]; then
+			NFS_NS_PID=$(pgrep -P "$_NFS_UNSHARE_PID" | head -n 1)
+			[ -z "$NFS_NS_PID" ] ||
+				_NFS_NETNS=$(readlink "/proc/$NFS_NS_PID/ns/net")
+		fi
+		state=$(cat "$NFS_DIR/ns-state" 2>/dev/null)
+		case $state in
+		started) [ -n "$NFS_NS_PID" ] && return 0 ;;
+		failed*) _nfs_error "namespace setup ${state}"; return 1 ;;
+		esac
+		sleep 0.05
+	done
+	_nfs_error "the namespace did not start rpcbind and ganesha within 5s"
+	return 1
+}
+
+# _nfs_wait_ready: poll with nfs-ls until the export answers.
+_nfs_wait_ready() {
+	local limit=$(( NFS_READY_SECONDS * 20 )) i
+
+	for (( i = 0; i < limit; i++ )); do
+		srv_alive "$NFS_NS_PID" ||
+			{ _nfs_error "the namespace ended while starting"; return 1; }
+		pgrep -P "$NFS_NS_PID" -x ganesha.nfsd >/dev/null ||
+			{ _nfs_error "ganesha exited while starting: $(tail -n 3 "$NFS_DIR/ganesha.log" 2>/dev/null | tr '\n' ' ')"; return 1; }
+		nfs_ns_exec timeout 5 nfs-ls "$NFS_URL" >/dev/null 2>&1 && return 0
+		sleep 0.05
+	done
+	_nfs_error "export not ready after ${NFS_READY_SECONDS}s; log in $NFS_DIR/ganesha.log"
+	return 1
+}
+
+# nfs_ns_start: start rpcbind and ganesha in a private namespace; export
+# NFS_DIR NFS_EXPORT_DIR NFS_URL NFS_NS_PID.
+nfs_ns_start() {
+	local missing
+
+	NFS_ERROR=
+	missing=$(srv_missing unshare nsenter ip rpcbind rpcinfo ganesha.nfsd \
+		nfs-ls pgrep timeout)
+	[ -n "$missing" ] || [ "${NFS_ENABLE_NLM:-0}" != 1 ] ||
+		missing=$(srv_missing rpc.statd)
+	[ -z "$missing" ] ||
+		{ _nfs_error "$missing is not installed"; return "$SRV_SKIP"; }
+	[ "$(id -u)" = 0 ] ||
+		{ _nfs_error "needs root (namespaces, rpcbind)"; return "$SRV_SKIP"; }
+	if srv_alive "${NFS_NS_PID:-}"; then
+		_nfs_error "already running (namespace pid $NFS_NS_PID); call nfs_stop first"
+		return 1
+	fi
+	_nfs_probe_namespaces || return
+
+	NFS_DIR=$(mktemp -d -t dbench-nfs.XXXXXX) ||
+		{ _nfs_error "cannot create a temporary directory"; return 1; }
+	mkdir -p "$NFS_DIR/export" "$NFS_DIR/recov"
+	NFS_EXPORT_DIR=$NFS_DIR/export
+	NFS_URL=nfs://127.0.0.1/export
+	NFS_NS_PID=
+	_NFS_NETNS=
+	_nfs_write_conf "$NFS_DIR"
+
+	# --kill-child: when unshare dies, pid 1 inside dies, and with it the
+	# whole namespace.  fd 3 is closed for bats.
+	unshare --net --mount --propagation private --pid --fork --kill-child \
+		--mount-proc bash "$_SRV_LIB_DIR/nfs-ns-init.sh" "$NFS_DIR" \
+		"$([ "${NFS_ENABLE_NLM:-0}" = 1 ] && echo nlm)" \
+		</dev/null >"$NFS_DIR/ns.out" 2>&1 3>&- &
+	_NFS_UNSHARE_PID=$!
+	export NFS_DIR NFS_EXPORT_DIR NFS_URL _NFS_UNSHARE_PID
+
+	if ! _nfs_wait_holder || ! _nfs_wait_ready; then
+		nfs_stop 2>/dev/null || true
+		return 1
+	fi
+	export NFS_NS_PID _NFS_NETNS
+	return 0
+}
+
+# nfs_ns_exec CMD [ARG...]: run an external command in the server's network
+# namespace, where the server is 127.0.0.1.  Only the network namespace is
+# entered: the command sees the host's files and /proc (ASan needs its own
+# /proc/self), and NFS_EXPORT_DIR is the same path there.
+nfs_ns_exec() {
+	[ -n "${NFS_NS_PID:-}" ] ||
+		{ _nfs_error "no namespace of ours (call nfs_ns_start)"; return 1; }
+	nsenter -t "$NFS_NS_PID" -n -- "$@"
+}
+
+# nfs_server_pid: print the host pid of our ganesha (nothing when it is gone).
+nfs_server_pid() {
+	[ -n "${NFS_NS_PID:-}" ] || return 1
+	pgrep -P "$NFS_NS_PID" -x ganesha.nfsd
+}
+
+# nfs_kill_server: SIGKILL our ganesha only, as a crash would; rpcbind and
+# the namespace stay until nfs_stop.
+nfs_kill_server() {
+	local pid
+
+	pid=$(nfs_server_pid) ||
+		{ _nfs_error "no ganesha of ours to kill"; return 1; }
+	kill -KILL "$pid" 2>/dev/null || true
+	srv_wait_gone 5 "$pid" ||
+		{ _nfs_error "ganesha $pid survived SIGKILL"; return 1; }
+}
+
+# nfs_stop: stop ganesha and rpcbind, end the namespace, wait until every
+# process in it is gone, remove the temporary directory.  Safe to call twice
+# or after a failed start.
+nfs_stop() {
+	local left
+
+	if srv_alive "${NFS_NS_PID:-}"; then
+		# Graceful: pid 1 there stops ganesha, then rpcbind (nfs-ns-init.sh).
+		kill -TERM "$NFS_NS_PID" 2>/dev/null || true
+	fi
+	if [ -n "${_NFS_UNSHARE_PID:-}" ] &&
+		! srv_wait_gone "$NFS_STOP_SECONDS" "$_NFS_UNSHARE_PID"; then
+		kill -KILL "$_NFS_UNSHARE_PID" 2>/dev/null || true
+		srv_wait_gone 5 "$_NFS_UNSHARE_PID" || true
+	fi
+	srv_wait_gone 5 ${NFS_NS_PID:+"$NFS_NS_PID"} || true
+	left=$(srv_netns_procs "${_NFS_NETNS:-}")
+	if [ -n "$left" ]; then
+		# --kill-child failed us: kill what is left of the namespace.
+		# shellcheck disable=SC2086 # $left is a list of pids
+		kill -KILL $left 2>/dev/null || true
+		# shellcheck disable=SC2086
+		srv_wait_gone 5 $left || true
+		left=$(srv_netns_procs "${_NFS_NETNS:-}")
+	fi
+	if [ -n "$left" ] || srv_alive "${_NFS_UNSHARE_PID:-}"; then
+		_nfs_error "processes would not stop: ${left:-$_NFS_UNSHARE_PID}; $NFS_DIR left in place"
+		return 1
+	fi
+	case ${NFS_DIR:-} in
+	*/dbench-nfs.*) rm -rf -- "$NFS_DIR" ;;
+	esac
+	unset NFS_DIR NFS_EXPORT_DIR NFS_URL NFS_NS_PID _NFS_UNSHARE_PID _NFS_NETNS
+	return 0
+}
