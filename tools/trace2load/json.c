@@ -522,9 +522,11 @@ bool parse_number(const char *s, uint64_t *out)
 	for (; s[i]; i++) {
 		if (s[i] < '0' || s[i] > '9')
 			return false;
-		if (v > (UINT64_MAX - 9) / 10)
+		uint64_t d = (uint64_t)(s[i] - '0');
+
+		if (v > (UINT64_MAX - d) / 10)
 			return false;
-		v = v * 10 + (uint64_t)(s[i] - '0');
+		v = v * 10 + d;
 	}
 	*out = v;
 	return true;

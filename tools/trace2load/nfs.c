@@ -281,8 +281,8 @@ static int nfs_path(struct t2l *t, const uint8_t *fh, int len, const char *name,
 	}
 	for (; e && !e->is_root; e = e->parent) {
 		if (depth == WALK_MAX || !e->parent) {
-			snprintf(why, whysize, "file handle 0x%08x has no known name%s", fh_hash(fh, len),
-				 s->saw_mount ? "" : " (the capture has no MOUNT: start capturing before the client mounts)");
+			snprintf(why, whysize, "file handle 0x%08x %s", fh_hash(fh, len),
+				 e == fh_get(s, fh, len) ? "was removed or renamed over" : "is in a removed directory");
 			return SKIP_UNKNOWN_HANDLE;
 		}
 		chain[depth++] = e;
@@ -821,6 +821,8 @@ bool nfs_set_root_option(struct t2l *t, const char *root)
 	normalize_server_path(path, t->nfs->root, sizeof(t->nfs->root));
 	t->nfs->have_root = true;
 	t->nfs->root_from_option = true;
+	snprintf(t->nfs_root_text, sizeof(t->nfs_root_text), "root: %s (on the server, --root) is /clients/client1",
+		 t->nfs->root);
 	return true;
 }
 

@@ -127,6 +127,10 @@ void out_start(struct t2l *t)
 		    t->protocol == PROTO_SMB2 ? "smb" : "nfs");
 	if (t->opt->header)
 		prologue(t, t->opt->zero_timestamps ? "" : "0.000000 ");
+	if (t->protocol == PROTO_SMB2 && t->smb_root_text[0])
+		out_comment(t, "%s", t->smb_root_text);
+	else if (t->protocol == PROTO_NFS && t->nfs_root_text[0])
+		out_comment(t, "%s", t->nfs_root_text);
 }
 
 void out_comment(struct t2l *t, const char *fmt, ...)

@@ -86,6 +86,7 @@ struct smb_open {
 	int handle;		/* loadfile handle number; 0: the open was skipped */
 	char *path;		/* loadfile path (NULL when skipped) */
 	char *why;		/* why the open was skipped */
+	enum skip_reason reason; /* and the reason's class */
 	bool listed;		/* a FIND_FIRST was written for it */
 	struct lock_range shared[MAX_SHARED]; /* shared ranges not written */
 	int nshared;
@@ -314,7 +315,7 @@ bool smb2_set_root_option(struct t2l *t, const char *root)
 			p++;
 	}
 	n = strcspn(p, "\\/");
-	if (n == 0 || n >= sizeof(s->root_share))
+	if (n == 0 || n >= sizeof(s->root_share) || memchr(p, ':', n))
 		return false;
 	snprintf(s->root_share, sizeof(s->root_share), "%.*s", (int)n, p);
 	sub = p + n;
@@ -326,7 +327,7 @@ bool smb2_set_root_option(struct t2l *t, const char *root)
 
 		if (len == 0)
 			break;
-		if (n + len + 2 >= sizeof(s->root_sub))
+		if (n + len + 2 >= sizeof(s->root_sub) || memchr(sub, ':', len))
 			return false;
 		if (n)
 			s->root_sub[n++] = '\\';
@@ -336,6 +337,8 @@ bool smb2_set_root_option(struct t2l *t, const char *root)
 	}
 	s->root_sub[n] = '\0';
 	s->have_root = true;
+	snprintf(t->smb_root_text, sizeof(t->smb_root_text), "root: share %s%s%s (--root) is \\clients\\client1",
+		 s->root_share, s->root_sub[0] ? "\\" : "", s->root_sub);
 	return true;
 }
 
@@ -452,7 +455,7 @@ static struct smb_open *open_or_skip(struct t2l *t, struct record *rec, const ch
 		return NULL;
 	}
 	if (!o->handle) {
-		out_skip(t, rec, SKIP_OUTSIDE_ROOT, "SMB2 %s: its CREATE was skipped (%s)", what, o->why ? o->why : "");
+		out_skip(t, rec, o->reason, "SMB2 %s: its CREATE was skipped (%s)", what, o->why ? o->why : "");
 		return NULL;
 	}
 	return o;
@@ -484,6 +487,7 @@ static void render_create(struct t2l *t, struct record *rec, const char *st)
 	fid_key(o->key, &c->conv, c->rfid);
 	if (reason >= 0) {
 		o->why = t2l_strdup(why);
+		o->reason = (enum skip_reason)reason;
 		out_skip(t, rec, (enum skip_reason)reason, "SMB2 CREATE: %s", why);
 	} else {
 		o->handle = handle_take(s);

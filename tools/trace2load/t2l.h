@@ -225,7 +225,8 @@ struct t2l {
 	struct t2l_counts n;
 	struct nfs_state *nfs;
 	struct smb_state *smb;
-	char root_text[1024];		/* the root, for the header comment */
+	char nfs_root_text[1100];	/* --root as NFS, for the header comment */
+	char smb_root_text[1400];	/* --root as SMB2, for the header comment */
 	bool multiple_clients;		/* calls from more than one client */
 	bool have_first_client;
 	struct endpoint first_client;	/* the first client seen */

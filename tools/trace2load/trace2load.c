@@ -369,6 +369,17 @@ static void tshark_start(struct tshark *ts, const struct t2l_options *o, const c
 	add_arg(ts, "json");
 	add_arg(ts, "-J");
 	add_arg(ts, "frame ip ipv6 tcp udp rpc nfs mount nlm smb2 smb");
+	/*
+	 * The well-known ports, decoded as such whatever the other end's port:
+	 * NFS clients call from reserved ports, and tshark would otherwise
+	 * dissect a connection from port 705 as AgentX (SNMP), say.
+	 */
+	add_arg(ts, "-d");
+	add_arg(ts, "tcp.port==2049,rpc");
+	add_arg(ts, "-d");
+	add_arg(ts, "udp.port==2049,rpc");
+	add_arg(ts, "-d");
+	add_arg(ts, "tcp.port==445,nbss");
 	for (int i = 0; i < o->n_nfs_ports; i++) {
 		add_arg(ts, "-d");
 		add_arg(ts, "tcp.port==%d,rpc", o->nfs_ports[i]);
@@ -624,8 +635,8 @@ static void apply_root(struct t2l *t, const struct t2l_options *o)
 
 	if (!o->root)
 		return;
-	nfs_ok = o->protocol != PROTO_SMB2 && nfs_set_root_option(t, o->root);
 	smb_ok = o->protocol != PROTO_NFS && smb2_set_root_option(t, o->root);
+	nfs_ok = o->protocol != PROTO_SMB2 && nfs_set_root_option(t, o->root);
 	if (!nfs_ok && !smb_ok)
 		t2l_fatal("--root: '%s' is neither [host:]/export[/dir] (NFS) nor [\\\\server\\]share[\\dir] (SMB)", o->root);
 }

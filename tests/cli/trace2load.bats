@@ -1,0 +1,414 @@
+#!/usr/bin/env bats
+# trace2load.bats - tests of dbench-trace2load, the capture-to-loadfile tool.
+#
+# Two kinds.  Fixed JSON (tests/cli/trace2load-data) fed through a stand-in
+# for tshark pins the conversion down line by line, and broken input checks
+# that nothing crashes.  Real captures check the whole path: a known
+# workload runs against the suite's own ganesha (in its network namespace,
+# where dumpcap captures too) or smbd (dumpcap on lo, filtered to its
+# port), tshark dissects the capture, and the loadfile must hold every call
+# of the workload in order with the status the server returned, and replay
+# without a mismatch.
+#
+# Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
+
+load helpers
+
+setup() {
+	source "$BATS_TEST_DIRNAME/../lib/smbd.sh"
+	source "$BATS_TEST_DIRNAME/../lib/nfs.sh"
+	T2L=${T2L:-$(dirname "$DBENCH")/../tools/dbench-trace2load}
+	DATA=$DBENCH_SRCDIR/tests/cli/trace2load-data
+	FAKE=$DBENCH_SRCDIR/tests/cli/trace2load-fake-tshark.sh
+	CAP_PID=
+	CAP_FILE=
+	CAP_PREFIX=()
+	make_tmp
+}
+
+teardown() {
+	cap_stop
+	smbd_stop
+	nfs_stop
+	remove_tmp
+}
+
+# ---- helpers ----
+
+# cap_start FILE FILTER [PREFIX...]: run dumpcap (under PREFIX, e.g. nsenter
+# into the NFS namespace) on lo, capturing FILTER or the markers, into FILE;
+# return once a marker is in the file: the capture is live.
+cap_start() {
+	local file=$1 filter=$2
+
+	shift 2
+	CAP_FILE=$file
+	CAP_PREFIX=("$@")
+	"$@" dumpcap -q -i lo -f "($filter) or udp port 9" -w "$file" </dev/null >"$file.log" 2>&1 3>&- &
+	CAP_PID=$!
+	cap_mark start
+}
+
+# cap_mark NAME: send UDP datagrams "dbench-trace2load-NAME" to the discard
+# port until one is in the capture file.  dumpcap writes packets in blocks,
+# late; once the marker is in the file, so is everything sent before it.
+cap_mark() {
+	local text="dbench-trace2load-$1" i
+
+	for (( i = 0; i < 300; i++ )); do
+		if ! srv_alive "$CAP_PID"; then
+			echo "dumpcap exited: $(cat "$CAP_FILE.log")" >&2
+			return 1
+		fi
+		"${CAP_PREFIX[@]}" bash -c 'printf %s "$1" >/dev/udp/127.0.0.1/9' - "$text" 2>/dev/null || true
+		grep -q -a -F "$text" "$CAP_FILE" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	echo "the marker $text did not reach $CAP_FILE within 15 s: $(cat "$CAP_FILE.log")" >&2
+	return 1
+}
+
+# cap_stop: wait until the capture holds all that was sent, then stop our
+# dumpcap (SIGINT: it finishes the file and exits).
+cap_stop() {
+	[ -n "${CAP_PID:-}" ] || return 0
+	cap_mark end || true
+	kill -INT "$CAP_PID" 2>/dev/null || true
+	srv_wait_gone 10 "$CAP_PID" || kill -KILL "$CAP_PID" 2>/dev/null || true
+	CAP_PID=
+}
+
+# pcapng_blocks FILE: "offset type length" of each block of a pcapng file
+# (6: a packet).
+pcapng_blocks() {
+	local size off=0 type len
+
+	size=$(stat -c %s "$1")
+	while [ "$off" -lt "$size" ]; do
+		type=$(od -An -tu4 -j "$off" -N 4 "$1" | tr -d ' ')
+		len=$(od -An -tu4 -j $((off + 4)) -N 4 "$1" | tr -d ' ')
+		[ -n "$len" ] && [ "$len" -ge 12 ] || return 1
+		echo "$off $type $len"
+		off=$((off + len))
+	done
+}
+
+need_capture_tools() {
+	local missing
+
+	missing=$(srv_missing dumpcap tshark)
+	[ -z "$missing" ] || skip "$missing is not installed"
+	[ "$(id -u)" = 0 ] || skip "capturing needs root"
+}
+
+# The operation lines of a loadfile (no comments, no prologue).
+ops_of() {
+	grep -v '^#' "$1" | grep -v -e ' Deltree "' -e ' MKDIR3 "/clients"' -e ' Mkdir "\\clients' \
+		-e '^Deltree "' -e '^MKDIR3 "/clients"' -e '^Mkdir "\\clients' || true
+}
+
+# assert_in_order FILE REGEX...: each extended regex matches a line of FILE,
+# each on a later line than the one before.
+assert_in_order() {
+	local file=$1 line=0 n
+
+	shift
+	for re in "$@"; do
+		n=$(tail -n "+$((line + 1))" "$file" | grep -n -E -m 1 -- "$re" | cut -d: -f1)
+		if [ -z "$n" ]; then
+			echo "not found after line $line of $file: $re" >&2
+			cat "$file" >&2
+			return 1
+		fi
+		line=$((line + n))
+	done
+}
+
+# backend_built NAME: can this dbench replay on backend NAME?
+backend_built() {
+	! "$DBENCH" -B "$1" --check-loadfile -c "$DATA/nfs-synthetic.expected" 1 2>&1 |
+		grep -q "unknown backend"
+}
+
+fake() {
+	"$T2L" --tshark "$FAKE" "$@"
+}
+
+# ---- options and bad input ----
+
+@test "trace2load: --help names every option, --version the version" {
+	run "$T2L" --help
+	[ "$status" -eq 0 ]
+	for o in --output --client --server --root --zero-timestamps --header --no-header --gzip \
+		--protocol --nfs-port --smb-port --tshark --quiet; do
+		[[ "$output" == *"$o"* ]]
+	done
+	run "$T2L" --version
+	[ "$status" -eq 0 ]
+	[[ "$output" == dbench-trace2load* ]]
+}
+
+@test "trace2load: bad options are one line and exit status 2" {
+	local cap=$DATA/nfs-synthetic.json
+
+	for args in "" "$cap $cap" "--client 10.0.0.300 $cap" "--server nohost $cap" \
+		"--nfs-port 0 $cap" "--smb-port 70000 $cap" "--protocol ftp $cap" "--nosuch $cap"; do
+		# shellcheck disable=SC2086 # split on purpose
+		run "$T2L" $args
+		[ "$status" -eq 2 ]
+		[ "${#lines[@]}" -eq 1 ]
+		[[ "$output" == dbench-trace2load:* ]]
+	done
+	run "$T2L" --root host:relative "$cap"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--root"* ]]
+}
+
+@test "trace2load: a missing, empty or directory capture is a clear error" {
+	run "$T2L" "$T/nosuch.pcap"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"nosuch.pcap: No such file or directory"* ]]
+	: >"$T/empty.pcap"
+	run "$T2L" "$T/empty.pcap"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"empty.pcap: is empty, not a capture file"* ]]
+	run "$T2L" "$T"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"is a directory"* ]]
+}
+
+@test "trace2load: without tshark it says so and how to install it" {
+	run env PATH=/nonexistent "$T2L" "$DATA/nfs-synthetic.json"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"tshark is not installed"*"apt-get install tshark"* ]]
+	run "$T2L" --tshark "$T/nosuch" "$DATA/nfs-synthetic.json"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"not an executable program"* ]]
+}
+
+@test "trace2load: a file that is not a capture: tshark's reason, status 1" {
+	command -v tshark >/dev/null || skip "tshark is not installed"
+	head -c 300 /dev/urandom >"$T/junk.pcap"
+	run "$T2L" "$T/junk.pcap"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"junk.pcap: The file"*"isn't a capture file"* ]]
+	[[ "$output" != *"Running as user"* ]]
+}
+
+@test "trace2load: broken JSON from tshark is an error naming the place, never a crash" {
+	local deep
+
+	deep=$(printf '[%.0s' $(seq 300))
+	for bad in '[' '[{' '{"a":"b"}' '[{"a":"\q"}]' '[{"a":"\ud800x"}]' '[1]' '[{"a":[1,{"b":}]}]' \
+		'[{"a":"b"} {"c":"d"}]' "[$deep" '[{"_source":{"layers":{"rpc":{"rpc.xid":"0x1"'; do
+		printf '%s' "$bad" >"$T/bad.json"
+		T2L_FAKE_JSON=$T/bad.json run fake "$DATA/nfs-synthetic.json"
+		[ "$status" -eq 1 ]
+		[[ "$output" == *"tshark's output is not valid JSON at byte"* ]]
+	done
+}
+
+@test "trace2load: tshark failing or killed is reported with its message" {
+	T2L_FAKE_JSON=$DATA/nfs-synthetic.json T2L_FAKE_STATUS=2 \
+		T2L_FAKE_STDERR='tshark: The file "x" appears to have been cut short in the middle of a packet.' \
+		run fake -o "$T/out.load" "$DATA/nfs-synthetic.json"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *'nfs-synthetic.json: The file "x" appears to have been cut short'* ]]
+	# what came before the damage is kept, and says so
+	grep -q '^0.150000 READ3 "/clients/client1/dir2/c" 0 100 NFS3_OK$' "$T/out.load"
+	tail -n 1 "$T/out.load" | grep -q '^# ERROR: the capture could not be read to its end'
+	T2L_FAKE_KILL=SEGV run fake "$DATA/nfs-synthetic.json"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"killed by signal"* ]]
+}
+
+@test "trace2load: nothing to convert is status 1 with a hint about ports" {
+	printf '[]\n' >"$T/none.json"
+	T2L_FAKE_JSON=$T/none.json run fake "$DATA/nfs-synthetic.json"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"no NFS or SMB2 calls found"*"--nfs-port or --smb-port"* ]]
+}
+
+# ---- the conversion, on fixed input ----
+
+@test "trace2load: NFSv3 conversion of fixed input matches, line for line" {
+	cd "$DATA"
+	T2L_FAKE_JSON=nfs-synthetic.json run fake -q -o "$T/nfs.load" nfs-synthetic.json
+	[ "$status" -eq 0 ]
+	diff -u nfs-synthetic.expected "$T/nfs.load"
+	"$DBENCH" --check-loadfile -B null -c "$T/nfs.load" 1 >/dev/null
+}
+
+@test "trace2load: SMB2 conversion of fixed input matches, line for line" {
+	cd "$DATA"
+	T2L_FAKE_JSON=smb-synthetic.json run fake -q --root '\\srv\data\proj' -o "$T/smb.load" smb-synthetic.json
+	[ "$status" -eq 0 ]
+	diff -u smb-synthetic.expected "$T/smb.load"
+	"$DBENCH" --check-loadfile -B null -c "$T/smb.load" 1 >/dev/null
+}
+
+@test "trace2load: the summary counts what was written, skipped and dropped" {
+	T2L_FAKE_JSON=$DATA/nfs-synthetic.json run fake -o "$T/nfs.load" "$DATA/nfs-synthetic.json"
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == *"NFSv3, 22 calls: 12 loadfile operations, 9 skipped as comments; dropped 1 NULL calls, 1 unmatched replies"* ]]
+	[[ "$output" == *"2 on handles never named in the capture"* ]]
+	[[ "$output" == *"root: /gpfs/nfsshare -> /clients/client1"* ]]
+	T2L_FAKE_JSON=$DATA/smb-synthetic.json run fake -o "$T/smb.load" "$DATA/smb-synthetic.json"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"1 interim responses, 1 server notifications"* ]]
+	[[ "$output" == *"1 SMB1 messages were not converted"* ]]
+}
+
+@test "trace2load: a name with a newline stays inside its comment" {
+	T2L_FAKE_JSON=$DATA/nfs-synthetic.json run fake -q -o "$T/nfs.load" "$DATA/nfs-synthetic.json"
+	[ "$status" -eq 0 ]
+	grep -q '^# .*the name "bad?name" cannot be written' "$T/nfs.load"
+	! grep -q '^name' "$T/nfs.load"
+}
+
+@test "trace2load: --root, --zero-timestamps, --no-header, --gzip" {
+	T2L_FAKE_JSON=$DATA/nfs-synthetic.json run fake -q --root 10.0.0.21:/gpfs/nfsshare/dir2 \
+		--zero-timestamps --no-header -z -o "$T/nfs.load.gz" "$DATA/nfs-synthetic.json"
+	[ "$status" -eq 0 ]
+	gzip -t "$T/nfs.load.gz"
+	gzip -dc "$T/nfs.load.gz" >"$T/nfs.load"
+	! grep -q Deltree "$T/nfs.load"
+	! grep -q '^[0-9]' "$T/nfs.load"
+	grep -q '^# root: /gpfs/nfsshare/dir2 (on the server, --root) is /clients/client1$' "$T/nfs.load"
+	grep -q '^WRITE3 "/clients/client1/a" 4096 512 2 NFS3_OK$' "$T/nfs.load"
+	grep -q 'skipped.*: /gpfs/nfsshare is outside the root /gpfs/nfsshare/dir2' "$T/nfs.load"
+	# dbench reads the gzip file as it is
+	"$DBENCH" --check-loadfile -B null -c "$T/nfs.load.gz" 1 >/dev/null
+}
+
+@test "trace2load: the tshark command line: ports, filter, no shell" {
+	T2L_FAKE_JSON=$DATA/nfs-synthetic.json T2L_FAKE_ARGS=$T/args run fake -q --nfs-port 12049 \
+		--smb-port 4455 --client 10.0.0.5 --server 10.0.0.21 -o /dev/null "$DATA/nfs-synthetic.json"
+	[ "$status" -eq 0 ]
+	grep -qx -- "$DATA/nfs-synthetic.json" "$T/args"
+	grep -qx 'tcp.port==12049,rpc' "$T/args"
+	grep -qx 'udp.port==12049,rpc' "$T/args"
+	grep -qx 'tcp.port==4455,nbss' "$T/args"
+	grep -qx '(rpc || smb2 || smb) && (ip.addr == 10.0.0.5) && (ip.addr == 10.0.0.21)' "$T/args"
+	# --client with another address keeps nothing
+	T2L_FAKE_JSON=$DATA/nfs-synthetic.json run fake --client 10.0.0.6 -o /dev/null "$DATA/nfs-synthetic.json"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"no NFS or SMB2 calls found for --client/--server"* ]]
+}
+
+# ---- real captures ----
+
+@test "trace2load: NFSv3 capture of nfs-cp, nfs-ls, nfs-cat: every call in order, right status" {
+	need_capture_tools
+	srv_start_or_skip nfs_ns_start
+	printf 'dbench trace2load test\n' >"$T/in.txt"		# 23 bytes
+	cap_start "$T/nfs.pcapng" "tcp port 2049 or tcp port 20048 or port 111" \
+		nsenter -t "$NFS_NS_PID" -n
+	nfs_ns_exec timeout 20 nfs-cp "$T/in.txt" "$NFS_URL/in.txt"
+	nfs_ns_exec timeout 20 nfs-ls "$NFS_URL" >/dev/null
+	nfs_ns_exec timeout 20 nfs-cat "$NFS_URL/in.txt" >/dev/null
+	! nfs_ns_exec timeout 20 nfs-cat "$NFS_URL/missing.txt" 2>/dev/null || false
+	cap_stop
+
+	# ganesha's mountd is on 20048; the portmap exchange in the capture
+	# tells tshark too, --nfs-port makes sure
+	run "$T2L" --nfs-port 20048 -o "$T/nfs.load" "$T/nfs.pcapng"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"root: /export -> /clients/client1"* ]]
+	[[ "$output" != *"never named"* ]]
+	ops_of "$T/nfs.load" >"$T/ops"
+	assert_in_order "$T/ops" \
+		'^[0-9.]+ FSINFO3 NFS3_OK$' \
+		'^[0-9.]+ GETATTR3 "/clients/client1" NFS3_OK$' \
+		'^[0-9.]+ CREATE3 "/clients/client1/in.txt" 1 NFS3_OK$' \
+		'^[0-9.]+ WRITE3 "/clients/client1/in.txt" 0 23 [0-2] NFS3_OK$' \
+		'^[0-9.]+ READDIRPLUS3 "/clients/client1" NFS3_OK$' \
+		'^[0-9.]+ LOOKUP3 "/clients/client1/in.txt" NFS3_OK$' \
+		'^[0-9.]+ READ3 "/clients/client1/in.txt" 0 [0-9]+ NFS3_OK$' \
+		'^[0-9.]+ LOOKUP3 "/clients/client1/missing.txt" NFS3ERR_NOENT$'
+	grep -q '^# [0-9.]* skipped (frame [0-9]*): MOUNT v3 MNT /export (status 0)' "$T/nfs.load"
+	"$DBENCH" --check-loadfile -B null -c "$T/nfs.load" 1 >/dev/null
+	"$DBENCH" -B null --run-once -c "$T/nfs.load" 3 >/dev/null
+
+	# the replay: the same loadfile against a fresh export
+	backend_built nfs || skip "the nfs backend is not built"
+	nfs_stop
+	srv_start_or_skip nfs_ns_start
+	run nfs_ns_exec "$DBENCH" -B nfs --server 127.0.0.1 --export /export --run-once -c "$T/nfs.load" 3
+	[ "$status" -eq 0 ]
+	[[ "$output" == *" 0 mismatches"* ]]
+}
+
+@test "trace2load: a truncated or corrupt NFS capture is a clear error, not a crash" {
+	need_capture_tools
+	srv_start_or_skip nfs_ns_start
+	printf 'dbench trace2load test\n' >"$T/in.txt"
+	cap_start "$T/nfs.pcapng" "tcp port 2049 or tcp port 20048 or port 111" \
+		nsenter -t "$NFS_NS_PID" -n
+	nfs_ns_exec timeout 20 nfs-cp "$T/in.txt" "$NFS_URL/in.txt"
+	nfs_ns_exec timeout 20 nfs-cat "$NFS_URL/in.txt" >/dev/null
+	cap_stop
+
+	local cut block
+
+	# cut inside the last packet
+	pcapng_blocks "$T/nfs.pcapng" >"$T/blocks"
+	cut=$(awk '$2 == 6 { last = $1 } END { print last + 20 }' "$T/blocks")
+	head -c "$cut" "$T/nfs.pcapng" >"$T/cut.pcapng"
+	run "$T2L" --nfs-port 20048 -o "$T/cut.load" "$T/cut.pcapng"
+	[ "$status" -eq 1 ]
+	[[ "${lines[0]}" == *"cut.pcapng: The file"*"cut short in the middle of a packet"* ]]
+	grep -q '^[0-9.]* CREATE3 "/clients/client1/in.txt" 1 NFS3_OK$' "$T/cut.load"
+	tail -n 1 "$T/cut.load" | grep -q '^# ERROR: the capture could not be read to its end'
+	"$DBENCH" --check-loadfile -B null -c "$T/cut.load" 1 >/dev/null
+
+	# a packet block in the middle whose trailing length is wrong
+	cp "$T/nfs.pcapng" "$T/bad.pcapng"
+	block=$(awk '$2 == 6 { n++; off[n] = $1; len[n] = $3 } END { m = int(n / 2); print off[m] + len[m] - 4 }' "$T/blocks")
+	printf '\1\2\3\4' | dd of="$T/bad.pcapng" bs=1 seek="$block" conv=notrunc 2>/dev/null
+	run "$T2L" --nfs-port 20048 -o "$T/bad.load" "$T/bad.pcapng"
+	[ "$status" -eq 1 ]
+	[[ "${lines[0]}" == *"bad.pcapng: The file"*"damaged or corrupt"* ]]
+}
+
+@test "trace2load: SMB2 capture of smbclient: every call in order, right status, replays" {
+	need_capture_tools
+	srv_start_or_skip smbd_start
+	printf 'dbench trace2load smb test\n' >"$T/f.txt"		# 27 bytes
+	cap_start "$T/smb.pcapng" "tcp port $SMBD_PORT"
+	timeout 20 smbclient -s "$SMBD_CONF" -p "$SMBD_PORT" -N //127.0.0.1/share -c \
+		"mkdir d; put $T/f.txt d\\f; get d\\f $T/g.txt; rename d\\f d\\g; get d\\nothere $T/x; rm d\\g; rmdir d" \
+		>/dev/null 2>&1 || true
+	cap_stop
+	cmp "$T/f.txt" "$T/g.txt"
+
+	run "$T2L" --smb-port "$SMBD_PORT" -o "$T/smb.load" "$T/smb.pcapng"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"root: share share -> \\clients\\client1"* ]]
+	ops_of "$T/smb.load" >"$T/ops"
+	assert_in_order "$T/ops" \
+		'^[0-9.]+ NTCreateX "\\clients\\client1\\d" 0x1 2 [0-9]+ NT_STATUS_OK$' \
+		'^[0-9.]+ NTCreateX "\\clients\\client1\\d\\f" 0x[0-9a-f]+ 5 [0-9]+ NT_STATUS_OK$' \
+		'^[0-9.]+ WriteX [0-9]+ 0 27 27 NT_STATUS_OK$' \
+		'^[0-9.]+ Close [0-9]+ NT_STATUS_OK$' \
+		'^[0-9.]+ ReadX [0-9]+ 0 27 27 NT_STATUS_OK$' \
+		'^[0-9.]+ Rename "\\clients\\client1\\d\\f" "\\clients\\client1\\d\\g" NT_STATUS_OK$' \
+		'^[0-9.]+ NTCreateX "\\clients\\client1\\d\\nothere" 0x[0-9a-f]+ 1 [0-9]+ NT_STATUS_OBJECT_NAME_NOT_FOUND$' \
+		'^[0-9.]+ NTCreateX "\\clients\\client1\\d\\g" 0x1[0-9a-f]{3} 1 [0-9]+ NT_STATUS_OK$' \
+		'^[0-9.]+ SET_FILE_INFORMATION [0-9]+ 1013 NT_STATUS_OK$'
+	grep -q '^# .*SMB2 TREE_CONNECT \\\\127.0.0.1\\share (NT_STATUS_OK)' "$T/smb.load"
+
+	# replays on the local file system with no mismatch, twice in a row
+	run "$DBENCH" -D "$T/d" --passes 2 -c "$T/smb.load" 2
+	[ "$status" -eq 0 ]
+	[[ "$output" == *" 0 mismatches"* ]]
+	assert_empty_target
+
+	# and against a fresh smbd
+	backend_built smb || skip "the smb backend is not built"
+	smbd_stop
+	srv_start_or_skip smbd_start
+	run "$DBENCH" -B smb --smb-share //127.0.0.1/share --port "$SMBD_PORT" --run-once -c "$T/smb.load" 3
+	[ "$status" -eq 0 ]
+	[[ "$output" == *" 0 mismatches"* ]]
+}
