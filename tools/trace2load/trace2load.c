@@ -287,6 +287,16 @@ static void parse_options(int argc, const char **argv, struct t2l_options *o)
 	poptFreeContext(pc);
 }
 
+static void free_options(struct t2l_options *o)
+{
+	free((char *)o->capture);
+	free((char *)o->output);
+	free((char *)o->tshark);
+	free((char *)o->root);
+	free((char *)o->client_text);
+	free((char *)o->server_text);
+}
+
 /* ---- tshark ---- */
 
 /* The tshark program to run: the name searched in PATH, or NULL. */
@@ -720,5 +730,6 @@ int main(int argc, const char **argv)
 	smb2_free(&t);
 	hmap_free(&t.pending, NULL);
 	free(program);
+	free_options(&o);
 	return status;
 }
