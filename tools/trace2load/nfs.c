@@ -93,6 +93,7 @@ struct nfs_call {
 	uint64_t mode;			/* SETATTR3 mode */
 	bool have_mode;			/* SETATTR3 sets the mode */
 	uint64_t cookie;		/* READDIRPLUS3 cookie */
+	bool exclusive;			/* NLM TEST and LOCK: an exclusive lock */
 	/* the reply */
 	bool rpc_rejected;		/* MSG_DENIED or accept_stat != SUCCESS */
 	uint64_t accept_stat;		/* why, when rejected */
@@ -588,6 +589,32 @@ static void render_nfs3(struct record *rec, struct t2l *t)
 	learn_reply(t, c, rec->status);
 }
 
+static void render_nlm(struct record *rec, struct t2l *t)
+{
+	struct nfs_call *c = rec->payload;
+	static const char *const ops[] = { [1] = "TEST4", [2] = "LOCK4", [4] = "UNLOCK4" };
+	const char *op = ops[c->proc];
+	char p1[PATH_TEXT_MAX + 64], sb[16];
+
+	if (!rec->replied) {
+		out_skip(t, rec, SKIP_NO_REPLY, "NLM %s: no reply in the capture", op);
+		return;
+	}
+	if (c->rpc_rejected || c->no_status) {
+		out_skip(t, rec, SKIP_REJECTED, "NLM %s: the server's RPC layer rejected the call (accept_stat %llu)",
+			 op, (unsigned long long)c->accept_stat);
+		return;
+	}
+	if (c->proc != 4 && !c->exclusive) {
+		out_skip(t, rec, SKIP_NO_OP, "NLM %s of a shared range (%llu, %llu): %s is exclusive", op,
+			 (unsigned long long)c->offset, (unsigned long long)c->count, op);
+		return;
+	}
+	if (path_or_skip(t, rec, op, c->fh[0], c->fhlen[0], NULL, p1, sizeof(p1)))
+		out_line(t, rec, "%s \"%s\" %llu %llu %s", op, p1, (unsigned long long)c->offset,
+			 (unsigned long long)c->count, status_name(DOMAIN_NLM, rec->status, sb));
+}
+
 static void render_other(struct record *rec, struct t2l *t)
 {
 	struct nfs_call *c = rec->payload;
@@ -596,8 +623,11 @@ static void render_other(struct record *rec, struct t2l *t)
 		t->n.null_calls++;
 		return;
 	}
-	out_skip(t, rec, SKIP_NO_OP, "%s version %u procedure %u: only NFSv3 is converted",
-		 c->prog == PROG_NLM ? "NLM" : "NFS", c->vers, c->proc);
+	if (c->prog == PROG_NLM)
+		out_skip(t, rec, SKIP_NO_OP, "NLM version %u procedure %u: only the synchronous NLMv4 TEST, LOCK and UNLOCK are converted",
+			 c->vers, c->proc);
+	else
+		out_skip(t, rec, SKIP_NO_OP, "NFS version %u procedure %u: only NFSv3 is converted", c->vers, c->proc);
 }
 
 /* ---- reading calls and replies ---- */
@@ -632,6 +662,14 @@ static void read_call_fields(struct nfs_call *c, const struct jnode *prog)
 		return;
 	}
 	collect(prog, c, &nfh, &nname);
+	if (c->prog == PROG_NLM) {
+		uint64_t v;
+
+		jnum(prog, "nlm.lock.l_offset64", &c->offset);
+		jnum(prog, "nlm.lock.l_len64", &c->count);
+		c->exclusive = jnum(prog, "nlm.exclusive", &v) && v != 0;
+		return;
+	}
 	jnum(prog, "nfs.offset3", &c->offset);
 	jnum(prog, "nfs.count3", &c->count);
 	jnum(prog, "nfs.write.stable", &c->stable);
@@ -680,6 +718,11 @@ static void read_reply_fields(struct nfs_call *c, const struct jnode *prog, uint
 
 	if (!prog) {
 		c->no_status = true;
+		return;
+	}
+	if (c->prog == PROG_NLM) {
+		if (!jnum(prog, "nlm.test_stat.stat", status) && !jnum(prog, "nlm.stat", status))
+			c->no_status = true;
 		return;
 	}
 	if (c->prog == PROG_MOUNT) {
@@ -749,6 +792,8 @@ static void on_call(struct t2l *t, const struct packet *pkt, const struct jnode 
 		render = render_mount;
 	} else if (program == PROG_NFS && vers == 3 && proc < NFS3_NPROCS) {
 		render = render_nfs3;
+	} else if (program == PROG_NLM && vers == 4 && (proc == 1 || proc == 2 || proc == 4)) {
+		render = render_nlm;
 	} else {
 		if (program == PROG_NFS && vers == 2)
 			s->nfs2++;
@@ -790,7 +835,7 @@ static void on_reply(struct t2l *t, const struct packet *pkt, const struct jnode
 	if (replystat != 0 || accept != 0) {
 		c->rpc_rejected = true;
 		c->accept_stat = replystat ? 1000 + replystat : accept;
-	} else if (c->prog != PROG_NLM) {
+	} else if (c->proc != 0) {
 		read_reply_fields(c, prog, &status);
 	}
 	queue_complete(t, rec, (uint32_t)status);
