@@ -296,6 +296,17 @@ fake() {
 	[[ "$output" == *"no NFS or SMB2 calls found for --client/--server"* ]]
 }
 
+@test "trace2load: NFS over UDP and IPv6; a reused xid after its reply is a new call" {
+	T2L_FAKE_JSON=$DATA/nfs-udp-ipv6.json T2L_FAKE_ARGS=$T/args run fake --client fd00::5 \
+		--zero-timestamps -o "$T/nfs.load" "$DATA/nfs-udp-ipv6.json"
+	[ "$status" -eq 0 ]
+	grep -qx '(rpc || smb2 || smb) && (ipv6.addr == fd00::5)' "$T/args"
+	[ "$(grep -v '^#' "$T/nfs.load" | tail -n 3)" = 'LOOKUP3 "/clients/client1/x" NFS3_OK
+READ3 "/clients/client1/x" 0 4096 NFS3_OK
+READ3 "/clients/client1/x" 0 4096 NFS3_OK' ]
+	grep -q '^# root: /srv/nfs (on the server) is /clients/client1$' "$T/nfs.load"
+}
+
 # ---- real captures ----
 
 @test "trace2load: NFSv3 capture of nfs-cp, nfs-ls, nfs-cat: every call in order, right status" {

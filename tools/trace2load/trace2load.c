@@ -390,6 +390,9 @@ static void tshark_start(struct tshark *ts, const struct t2l_options *o, const c
 	add_arg(ts, "udp.port==2049,rpc");
 	add_arg(ts, "-d");
 	add_arg(ts, "tcp.port==445,nbss");
+	/* a capture's segments out of order still make whole messages */
+	add_arg(ts, "-o");
+	add_arg(ts, "tcp.reassemble_out_of_order:TRUE");
 	for (int i = 0; i < o->n_nfs_ports; i++) {
 		add_arg(ts, "-d");
 		add_arg(ts, "tcp.port==%d,rpc", o->nfs_ports[i]);
