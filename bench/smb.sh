@@ -10,6 +10,10 @@
 #   bench/smb.sh [DBENCH]        DBENCH defaults to build/src/dbench
 #   SECS=10 CLIENTS="1 2 4" ROUNDS=2 LOADFILE=... bench/smb.sh
 #
+# A last row repeats 2 clients with libsmbclient's default tevent backend
+# (epoll, DBENCH_SMB_TEVENT_DEFAULT=1) instead of the poll backend the smb
+# backend picks, to show what that choice saves on the client.
+#
 # Rounds alternate over the client counts (1 2 4 1 2 4 ...): these 2-core
 # machines are noisy, so the medians are what count.  Client and server
 # share the machine's 2 cores, so the figures are the pair's, on loopback.
@@ -48,7 +52,7 @@ median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] 
 
 # One run: prints "clients ops ops/s MB/s client_user_us client_sys_us smbd_user_us smbd_sys_us" (per op).
 run_one() {
-	local n=$1 out before after ops secs mbs cu cs
+	local n=$1 tag=${2:-} out before after ops secs mbs cu cs
 	before=$(smbd_ticks)
 	out=$(/usr/bin/time -f "TIME %U %S" "$DBENCH" -B smb --smb-share "//127.0.0.1:$SMBD_PORT/share" \
 		-c "$LOADFILE" -t "$SECS" --warmup 0 "$n" 2>&1)
@@ -61,8 +65,8 @@ run_one() {
 	grep -q ", 0 mismatches," <<<"$out" || { echo "bench: mismatches or a failure:" >&2; echo "$out" >&2; exit 1; }
 	set -- $before $after
 	awk -v n="$n" -v o="$ops" -v t="$secs" -v m="$mbs" -v cu="$cu" -v cs="$cs" \
-		-v su="$(($3 - $1))" -v ss="$(($4 - $2))" -v hz="$HZ" 'BEGIN {
-		printf "%d %d %.0f %.2f %.1f %.1f %.1f %.1f\n", n, o, o / t, m,
+		-v su="$(($3 - $1))" -v ss="$(($4 - $2))" -v hz="$HZ" -v tag="$tag" 'BEGIN {
+		printf "%s%d %d %.0f %.2f %.1f %.1f %.1f %.1f\n", tag, n, o, o / t, m,
 			cu * 1e6 / o, cs * 1e6 / o, su / hz * 1e6 / o, ss / hz * 1e6 / o }'
 }
 
@@ -72,13 +76,15 @@ for r in $(seq "$ROUNDS"); do
 	for n in $CLIENTS; do
 		run_one "$n" | tee -a "$W/runs"
 	done
+	DBENCH_SMB_TEVENT_DEFAULT=1 run_one 2 e | tee -a "$W/runs"
 done >/dev/null
 printf "\n%7s %9s %8s %10s %10s %10s %10s %10s %7s\n" clients ops/s MB/s "cli usr" "cli sys" "smbd usr" "smbd sys" "cli/smbd" ""
 printf "%7s %9s %8s %10s %10s %10s %10s %10s\n" "" "" "" "us/op" "us/op" "us/op" "us/op" "(usr+sys)"
-for n in $CLIENTS; do
+for n in $CLIENTS e2; do
 	col() { awk -v n="$n" -v c="$1" '$1 == n { print $c }' "$W/runs" | median; }
-	printf "%7d %9.0f %8.2f %10.1f %10.1f %10.1f %10.1f %10.2f\n" "$n" "$(col 3)" "$(col 4)" "$(col 5)" "$(col 6)" \
+	printf "%7s %9.0f %8.2f %10.1f %10.1f %10.1f %10.1f %10.2f\n" "$n" "$(col 3)" "$(col 4)" "$(col 5)" "$(col 6)" \
 		"$(col 7)" "$(col 8)" "$(awk -v a="$(col 5)" -v b="$(col 6)" -v c="$(col 7)" -v d="$(col 8)" 'BEGIN { print (a + b) / (c + d) }')"
 done
 echo
-echo "medians of $ROUNDS rounds; CPU per op covers the whole run (set-up and clean-up included)"
+echo "medians of $ROUNDS rounds; CPU per op covers the whole run (set-up and clean-up included);"
+echo "e2: 2 clients with libsmbclient's default (epoll) tevent backend"

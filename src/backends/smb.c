@@ -543,6 +543,7 @@ static void prefer_poll_events(void)
 	void *sym = dlsym(RTLD_DEFAULT, "tevent_set_default_backend");
 	void (*set_default_backend)(const char *);
 
+	/* DBENCH_SMB_TEVENT_DEFAULT keeps the default, for bench/smb.sh */
 	if (!sym || getenv("DBENCH_SMB_TEVENT_DEFAULT"))
 		return;
 	memcpy(&set_default_backend, &sym, sizeof(sym));
