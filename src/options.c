@@ -269,7 +269,7 @@ void options_parse(int argc, const char **argv)
 		if (strcmp(options.backend, "fileio") == 0)
 			usage_error(pc, "unexpected argument '%s' (the fileio backend takes no server; did you mean -D %s?)",
 				    arg, arg);
-		options.server = arg;
+		options.server = xstrdup(arg);	/* arg dies with the popt context */
 	}
 	if ((arg = poptGetArg(pc)))
 		usage_error(pc, "unexpected argument '%s'", arg);
