@@ -29,16 +29,20 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libsmbclient.h>
+#include <linux/tcp.h>
 #include <netdb.h>
 #include <popt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <termios.h>
@@ -68,6 +72,7 @@ enum { DISP_SUPERSEDE, DISP_OPEN, DISP_CREATE, DISP_OPEN_IF, DISP_OVERWRITE, DIS
 #define MAX_TREE_DEPTH 512
 #define SMB_TIMEOUT_DEFAULT 10	/* seconds */
 #define SMB_PASSWORD_ENV "DBENCH_SMB_PASSWORD"
+#define MAX_SOCKETS 256		/* sockets of a process looked at in setup */
 
 /* The SMB dialects libsmbclient can be limited to, oldest first. */
 static const char *const smb_dialects[] = { "SMB2_02", "SMB2_10", "SMB3_00", "SMB3_02", "SMB3_11" };
@@ -146,6 +151,8 @@ struct smb {
 	uint16_t known_len[KNOWN_DIRS];
 	uint32_t known_next;	/* the slot to replace next */
 	char tree[PATH_MAX];	/* remove_tree's working path */
+	int sock_fd;		/* the connection's socket, -1 if not known */
+	ino_t sock_ino;		/* and its inode, to know it is still that one */
 };
 
 /* ---- URLs ---- */
@@ -516,6 +523,72 @@ static void handle_opened(struct smb *s, struct smb_handle *h, SMBCFILE *file, c
 	learn_parent(s, path);
 }
 
+/* ---- bytes on the wire: libsmbclient does not count them, the kernel
+ * does (TCP_INFO of the connection's socket) ---- */
+
+/* The inodes of the sockets this process has open; how many (at most max). */
+static int open_sockets(int *fds, ino_t *inos, int max)
+{
+	DIR *dir = opendir("/proc/self/fd");
+	struct dirent *d;
+	struct stat st;
+	int n = 0;
+
+	if (!dir)
+		return 0;
+	while ((d = readdir(dir)) && n < max) {
+		int fd = atoi(d->d_name);
+
+		if (d->d_name[0] == '.' || fd == dirfd(dir) || fstat(fd, &st) < 0 || !S_ISSOCK(st.st_mode))
+			continue;
+		fds[n] = fd;
+		inos[n++] = st.st_ino;
+	}
+	closedir(dir);
+	return n;
+}
+
+/* After connecting: the one socket that was not open before (the
+ * inodes in before[]) is this client's connection. */
+static void find_connection(struct smb *s, const ino_t *before, int nbefore)
+{
+	int fds[MAX_SOCKETS], n, found = 0;
+	ino_t inos[MAX_SOCKETS];
+
+	s->sock_fd = -1;
+	n = open_sockets(fds, inos, MAX_SOCKETS);
+	for (int i = 0; i < n; i++) {
+		bool old = false;
+
+		for (int j = 0; j < nbefore && !old; j++)
+			old = inos[i] == before[j];
+		if (old)
+			continue;
+		s->sock_fd = fds[i];
+		s->sock_ino = inos[i];
+		found++;
+	}
+	if (found != 1)
+		s->sock_fd = -1;
+}
+
+/* Give the core the bytes the connection sent and received, all phases. */
+static void count_wire(struct client *c)
+{
+	struct smb *s = c->priv;
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+	struct stat st;
+
+	if (s->sock_fd < 0 || fstat(s->sock_fd, &st) < 0 || st.st_ino != s->sock_ino)
+		return;	/* gone with the connection */
+	memset(&ti, 0, sizeof(ti));
+	if (getsockopt(s->sock_fd, IPPROTO_TCP, TCP_INFO, &ti, &len) == 0 &&
+	    len >= offsetof(struct tcp_info, tcpi_bytes_received) + sizeof(ti.tcpi_bytes_received))
+		client_count_net(c, ti.tcpi_bytes_acked, ti.tcpi_bytes_received);
+	s->sock_fd = -1;
+}
+
 /* ---- setup ---- */
 
 static void smb_auth(SMBCCTX *ctx, const char *srv, const char *shr, char *wg, int wglen, char *un,
@@ -655,17 +728,22 @@ static int smb_setup(struct client *c)
 {
 	const struct program *prog = c->prog;
 	struct smb *s = xcalloc(1, sizeof(*s));
+	int fds[MAX_SOCKETS], nbefore;
+	ino_t before[MAX_SOCKETS];
 	char path[PATH_MAX];
 
 	c->priv = s;
+	s->sock_fd = -1;
 	s->url_size = smbopt.base_len + 2 + 3 * PATH_MAX;
 	s->url = xmalloc(s->url_size);
 	s->url2 = xmalloc(s->url_size);
+	nbefore = open_sockets(fds, before, MAX_SOCKETS);
 	s->ctx = new_context(c->error, sizeof(c->error));
 	if (!s->ctx || connect_share(s->ctx, c->error, sizeof(c->error)) < 0)
 		goto fail;
 	if (c->cleanup_only)
 		return 0;
+	find_connection(s, before, nbefore);
 	/* a handle for QUERY_FS_INFORMATION, which libsmbclient only has on
 	 * an open file (smbc_statvfs would list the directory every time) */
 	s->fs_dir = smbc_getFunctionOpendir(s->ctx)(s->ctx, smbopt.base_url);
@@ -701,6 +779,7 @@ static void smb_teardown(struct client *c)
 		free(s->h[i].locks);
 		free(s->h[i].path);
 	}
+	count_wire(c);
 	/* With the connection gone, closing would wait on it again: the
 	 * context is left to the process's exit. */
 	if (s->ctx && !s->lost) {

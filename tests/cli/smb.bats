@@ -82,6 +82,8 @@ no_dbench_left() {
 	[[ "$output" == *", 0 mismatches,"* ]]
 	[[ "${lines[-1]}" =~ $FINAL ]]
 	[[ "${lines[-1]}" == *" 2 clients  2 procs "* ]]
+	# the bytes the connections carried, from the kernel's TCP counters
+	[[ "$output" =~ Network:\ [1-9][0-9]*\ bytes\ sent,\ [1-9][0-9]*\ received ]]
 	[ -z "$stderr" ]
 	share_empty
 	no_dbench_left
