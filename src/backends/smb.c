@@ -95,9 +95,9 @@ static struct {
 	const char *min_proto;	/* one of smb_dialects */
 	const char *max_proto;
 	int timeout_ms;		/* libsmbclient's per-request timeout */
-	char base_url[4096];	/* smb://SERVER/SHARE[/DIR], URL-encoded */
+	char base_url[8 + 256 + 3 * 256 + 3 * 1024]; /* smb://SERVER/SHARE[/DIR], URL-encoded */
 	size_t base_len;
-	char display[1400];	/* //SERVER[:PORT]/SHARE[/DIR], for messages */
+	char display[1600];	/* //SERVER[:PORT]/SHARE[/DIR], for messages */
 } smbopt;
 
 static const struct poptOption smb_option_table[] = {
@@ -662,8 +662,8 @@ static bool host_known(const char *host)
 /* Why connecting to the share failed, in words. */
 static void connect_error(SMBCCTX *ctx, int err, char *error, size_t len)
 {
+	char url[8 + sizeof(smbopt.server) + 3 * sizeof(smbopt.share)];
 	struct stat st;
-	char url[600];
 
 	if (err != EACCES && err != EPERM && err != ECONNREFUSED && !host_known(smbopt.server)) {
 		snprintf(error, len, "cannot connect to %s: unknown host %s", smbopt.display,
@@ -1550,7 +1550,7 @@ static int parse_share(const char *arg, int default_port)
 		}
 		smbopt.port = (int)port;
 	}
-	if (!*server || !*share || strpbrk(server, "@?%# \t") || strpbrk(share, "?%#"))
+	if (!*server || !*share || strpbrk(server, "@?%# \t"))
 		goto bad;
 	if (strlen(server) >= sizeof(smbopt.server) || strlen(share) >= sizeof(smbopt.share))
 		goto bad;

@@ -129,6 +129,9 @@ NTCreateX "\clients\client1\sub\c.dat" 0x40 0x2 5 NT_STATUS_OK
 WriteX 5 4096 4096 4096 NT_STATUS_OK
 SET_FILE_INFORMATION 5 1004 NT_STATUS_OK
 Close 5 NT_STATUS_OK
+NTCreateX "\clients\client1\docs\odd name #1 %41+$&'é.txt" 0x40 0x2 6 NT_STATUS_OK
+WriteX 6 0 7 7 NT_STATUS_OK
+Close 6 NT_STATUS_OK
 L
 	run "$DBENCH" -D "$T/d" -c "$T/made.txt" --run-once --skip-cleanup 2
 	[ "$status" -eq 0 ]
@@ -141,6 +144,7 @@ L
 	diff "$T/fileio.tree" "$T/smb.tree"
 	grep -qx 'f 100005 ./clients/client1/docs/a.doc' "$T/smb.tree"
 	grep -qx 'f 1234 ./clients/client1/docs/b.txt' "$T/smb.tree"
+	grep -qxF "f 7 ./clients/client1/docs/odd name #1 %41+\$&'é.txt" "$T/smb.tree"
 	# a run whose loadfile Deltrees the client trees cleans them up
 	loadfile clean.txt <<'L'
 Deltree "\clients\client1" NT_STATUS_OK
