@@ -247,10 +247,16 @@ static void learn_parent(struct smb *s, const char *path)
 		dir_learn(s, path, (size_t)(slash - path));
 }
 
-/* A directory may have gone (Rmdir, Deltree, Rename): forget them all. */
-static void dirs_forget(struct smb *s)
+/* path may have gone (Rmdir, Deltree, Rename): forget it and what is
+ * under it, in any case (the server's names are case-insensitive). */
+static void dirs_forget(struct smb *s, const char *path)
 {
-	memset(s->known_len, 0, sizeof(s->known_len));
+	size_t len = strlen(path);
+
+	for (int i = 0; i < KNOWN_DIRS; i++)
+		if (s->known[i] && s->known_len[i] >= len && strncasecmp(s->known[i], path, len) == 0 &&
+		    (s->known_len[i] == len || s->known[i][len] == '/' || len == 0))
+			s->known_len[i] = 0;
 }
 
 /* ---- statuses ---- */
@@ -864,7 +870,7 @@ static int remove_path(struct smb *s, const char *path)
 	if (len == 0 || len >= sizeof(s->tree))
 		return -EINVAL;	/* never the base directory itself */
 	memcpy(s->tree, path, len + 1);
-	dirs_forget(s);
+	dirs_forget(s, path);
 	return tree_remove(s, len, 0);
 }
 
@@ -1010,7 +1016,7 @@ static uint32_t close_handle(struct client *c, const struct op *op, struct smb_h
 	/* delete-on-close: libsmbclient has no call for it; remove the path
 	 * now that the handle is closed (as fileio does) */
 	if (dir) {
-		dirs_forget(s);
+		dirs_forget(s, h->path);
 		rc = smbc_getFunctionRmdir(s->ctx)(s->ctx, url_of(s, h->path));
 	} else {
 		rc = smbc_getFunctionUnlink(s->ctx)(s->ctx, url_of(s, h->path));
@@ -1363,7 +1369,7 @@ static uint32_t smb_rename(struct client *c, const struct op *op)
 	}
 	if (smbc_getFunctionRename(s->ctx)(s->ctx, url_in(s->url, from), s->ctx,
 					   url_in(s->url2, to)) == 0) {
-		dirs_forget(s);
+		dirs_forget(s, from);
 		learn_parent(s, to);
 		return NT_STATUS_OK;
 	}
@@ -1426,7 +1432,7 @@ static uint32_t smb_rmdir(struct client *c, const struct op *op)
 			return NT_STATUS_DIRECTORY_NOT_EMPTY;
 		return smb_error(c, op, errno, path);
 	}
-	dirs_forget(s);
+	dirs_forget(s, path);
 	return NT_STATUS_OK;
 }
 

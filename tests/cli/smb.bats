@@ -193,6 +193,13 @@ QUERY_PATH_INFORMATION "\clients\client1\a*b" 1004 NT_STATUS_OBJECT_NAME_INVALID
 QUERY_PATH_INFORMATION "\clients\client1\a*b" 1004 NT_STATUS_INVALID_PARAMETER
 Deltree "\clients\client1\d" NT_STATUS_OK
 QUERY_PATH_INFORMATION "\clients\client1\d\g" 1004 NT_STATUS_OBJECT_PATH_NOT_FOUND
+Mkdir "\clients\client1\d2" NT_STATUS_OK
+QUERY_PATH_INFORMATION "\clients\client1\d2\x" 1004 NT_STATUS_OBJECT_NAME_NOT_FOUND
+Rename "\clients\client1\d2" "\clients\client1\d3" NT_STATUS_OK
+QUERY_PATH_INFORMATION "\clients\client1\d2\x" 1004 NT_STATUS_OBJECT_PATH_NOT_FOUND
+QUERY_PATH_INFORMATION "\clients\client1\d3\x" 1004 NT_STATUS_OBJECT_NAME_NOT_FOUND
+Rmdir "\clients\client1\D3" NT_STATUS_OK
+QUERY_PATH_INFORMATION "\clients\client1\d3\x" 1004 NT_STATUS_OBJECT_PATH_NOT_FOUND
 L
 	run_smb -c "$T/st.txt" --run-once 1
 	[ "$status" -eq 0 ]
