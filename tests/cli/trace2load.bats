@@ -419,7 +419,7 @@ READ3 "/clients/client1/x" 0 4096 NFS3_OK' ]
 	backend_built smb || skip "the smb backend is not built"
 	smbd_stop
 	srv_start_or_skip smbd_start
-	run "$DBENCH" -B smb --smb-share //127.0.0.1/share --port "$SMBD_PORT" --run-once -c "$T/smb.load" 3
+	run "$DBENCH" -B smb --smb-share "//127.0.0.1:$SMBD_PORT/share" --run-once -c "$T/smb.load" 3
 	[ "$status" -eq 0 ]
 	[[ "$output" == *" 0 mismatches"* ]]
 }

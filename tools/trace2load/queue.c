@@ -35,6 +35,7 @@ static const char *const skip_names[SKIP_REASONS] = {
 	[SKIP_REJECTED] = "rejected by the server's RPC layer",
 	[SKIP_CONTINUATION] = "continuing a listing",
 	[SKIP_OTHER_PROTOCOL] = "of the other protocol",
+	[SKIP_FOLDED] = "folded into a Rename",
 };
 
 const char *skip_reason_text(enum skip_reason why)
@@ -176,8 +177,12 @@ void out_skip(struct t2l *t, const struct record *rec, enum skip_reason why, con
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	out_comment(t, "%.6f skipped (frame %llu): %s",
-		    (double)(rec->t_ns - t->t0_ns) / 1e9, (unsigned long long)rec->frame, text);
+	int64_t rel = rec->t_ns - t->t0_ns;
+
+	if (rel < 0)
+		rel = 0;
+	out_comment(t, "%lld.%06lld skipped (frame %llu): %s", (long long)(rel / 1000000000),
+		    (long long)(rel % 1000000000 / 1000), (unsigned long long)rec->frame, text);
 	t->n.skipped[why]++;
 }
 
@@ -253,9 +258,14 @@ static void write_head(struct t2l *t)
 
 void queue_flush(struct t2l *t, int64_t now_ns)
 {
-	while (t->head && (t->head->done ||
-			   (now_ns - t->head->t_ns > (int64_t)t->opt->reply_timeout_ns)))
+	while (t->head) {
+		struct record *rec = t->head;
+		bool late = now_ns - rec->t_ns > (int64_t)t->opt->reply_timeout_ns;
+
+		if (!late && (!rec->done || (rec->ready && !rec->ready(rec, t))))
+			break;
 		write_head(t);
+	}
 }
 
 void queue_drain(struct t2l *t)

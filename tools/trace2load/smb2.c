@@ -119,6 +119,8 @@ struct smb_call {
 	bool have_fid;
 	char *name;			/* CREATE name, rename target, find pattern, tree path */
 	bool dfs;			/* the name has a \server\share prefix */
+	uint64_t access;		/* CREATE: access mask */
+	bool folded;			/* part of a rename written as one Rename */
 	uint64_t create_options;	/* CREATE */
 	uint64_t disposition;		/* CREATE */
 	uint64_t offset, length;	/* READ, WRITE */
@@ -461,6 +463,88 @@ static struct smb_open *open_or_skip(struct t2l *t, struct record *rec, const ch
 	return o;
 }
 
+/*
+ * A rename over SMB2 is three requests: CREATE with DELETE access, SET_INFO
+ * FileRenameInformation on that handle, CLOSE.  netbench's Rename is one
+ * path operation, and replaying the open as well would hold the file open
+ * against the rename.  So such an open (DELETE access, no data access, not
+ * delete-on-close) whose handle is used for one rename (and queries) and
+ * closed is written as the Rename line alone; its CREATE, queries and CLOSE
+ * become comments.  Whether the handle is used that way is known only from
+ * the requests after it: the CREATE waits in the queue until they are in.
+ */
+#define ACCESS_DATA 0xD2000007u	/* read/write/append data, GENERIC_*, MAXIMUM_ALLOWED */
+#define ACCESS_DELETE 0x00010000u
+#define FILE_DELETE_ON_CLOSE 0x1000u
+#define FOLD_SCAN_MAX 100000
+
+enum fold { FOLD_UNKNOWN, FOLD_NO, FOLD_YES };
+
+static void render_smb2(struct record *rec, struct t2l *t);
+
+static bool fold_candidate(const struct record *rec)
+{
+	const struct smb_call *c = rec->payload;
+
+	return c->cmd == SMB2_CREATE && rec->replied && rec->status == 0 && c->have_rfid &&
+	       (c->access & ACCESS_DELETE) && !(c->access & ACCESS_DATA) &&
+	       !(c->create_options & FILE_DELETE_ON_CLOSE);
+}
+
+/* Does the record (an SMB2 request on the same connection) use the file
+ * id of the open?  All ones: the last CREATE's. */
+static bool uses_open(const struct smb_call *open, const struct smb_call *c, bool last_is_ours)
+{
+	if (!c->have_fid || memcmp(&c->conv, &open->conv, sizeof(c->conv)) != 0)
+		return false;
+	if (memcmp(c->fid, open->rfid, 16) == 0)
+		return true;
+	return last_is_ours && memcmp(c->fid, last_open_fid, 16) == 0;
+}
+
+/* Is the open of rec used for one rename and closed?  With mark, note it
+ * in the requests that will be folded. */
+static enum fold fold_scan(struct record *rec, bool mark)
+{
+	const struct smb_call *open = rec->payload;
+	bool last_is_ours = true;
+	int renames = 0, n = 0;
+
+	if (!fold_candidate(rec))
+		return FOLD_NO;
+	for (struct record *r = rec->next; r; r = r->next) {
+		struct smb_call *c = r->payload;
+
+		if (r->render != render_smb2)
+			continue;
+		if (++n > FOLD_SCAN_MAX)
+			return FOLD_NO;
+		if (c->cmd == SMB2_CREATE && memcmp(&c->conv, &open->conv, sizeof(c->conv)) == 0)
+			last_is_ours = false;
+		if (!uses_open(open, c, last_is_ours))
+			continue;
+		if (!r->done)
+			return FOLD_UNKNOWN;
+		if (mark)
+			c->folded = true;
+		if (c->cmd == SMB2_QUERY_INFO)
+			continue;
+		if (c->cmd == SMB2_SET_INFO && c->info_class == INFO_FILE && c->level == FILE_RENAME_INFORMATION &&
+		    renames++ == 0)
+			continue;
+		if (c->cmd == SMB2_CLOSE)
+			return renames == 1 ? FOLD_YES : FOLD_NO;
+		return FOLD_NO;
+	}
+	return FOLD_UNKNOWN;
+}
+
+static bool create_ready(struct record *rec, struct t2l *t)
+{
+	(void)t;
+	return fold_scan(rec, false) != FOLD_UNKNOWN;
+}
+
 static void render_create(struct t2l *t, struct record *rec, const char *st)
 {
 	struct smb_state *s = t->smb;
@@ -485,7 +569,12 @@ static void render_create(struct t2l *t, struct record *rec, const char *st)
 	}
 	o = t2l_alloc(sizeof(*o));
 	fid_key(o->key, &c->conv, c->rfid);
-	if (reason >= 0) {
+	if (reason < 0 && fold_scan(rec, false) == FOLD_YES) {
+		fold_scan(rec, true);
+		o->handle = -1;
+		o->path = t2l_strdup(path);
+		out_skip(t, rec, SKIP_FOLDED, "SMB2 CREATE of %s to rename it: written as the Rename below", path);
+	} else if (reason >= 0) {
 		o->why = t2l_strdup(why);
 		o->reason = (enum skip_reason)reason;
 		out_skip(t, rec, (enum skip_reason)reason, "SMB2 CREATE: %s", why);
@@ -696,6 +785,12 @@ static void render_smb2(struct record *rec, struct t2l *t)
 			open_forget(s, o);
 		return;
 	}
+	if (o->handle < 0 && !(c->cmd == SMB2_SET_INFO && c->folded)) {
+		out_skip(t, rec, SKIP_FOLDED, "SMB2 %s on the open of %s for its rename", what, o->path);
+		if (c->cmd == SMB2_CLOSE)
+			open_forget(s, o);
+		return;
+	}
 	switch (c->cmd) {
 	case SMB2_CLOSE:
 		out_line(t, rec, "Close %d %s", o->handle, st);
@@ -812,6 +907,7 @@ static void read_request(struct smb_call *c, const struct jnode *header, const s
 
 		c->name = t2l_strndup(n && n->value && !n->truncated ? n->value : "", 3000);
 		jnum(body, "smb.create_options", &c->create_options);
+		jnum(body, "smb.access_mask", &c->access);
 		jnum(body, "smb2.create.disposition", &c->disposition);
 		break;
 	}
@@ -936,6 +1032,8 @@ static void on_request(struct t2l *t, const struct packet *pkt, const struct jno
 	read_request(c, header, body);
 	rec = queue_call(t, pkt, cmd == SMB2_CANCEL ? NULL : &key, cmd == SMB2_CANCEL ? 0 : sizeof(key),
 			 render_smb2, release_call, c);
+	if (cmd == SMB2_CREATE)
+		rec->ready = create_ready;
 	if (cmd == SMB2_CANCEL)
 		rec->done = true;	/* CANCEL has no response */
 }

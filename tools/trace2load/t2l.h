@@ -161,6 +161,7 @@ enum skip_reason {
 	SKIP_REJECTED,		/* the server rejected the RPC itself */
 	SKIP_CONTINUATION,	/* the rest of a listing already converted */
 	SKIP_OTHER_PROTOCOL,	/* the other protocol of a mixed capture */
+	SKIP_FOLDED,		/* part of a path op written as one line */
 	SKIP_REASONS
 };
 
@@ -174,6 +175,9 @@ const char *skip_reason_text(enum skip_reason why);
  * order, where it also applies the record's effect on its state). */
 typedef void (*render_fn)(struct record *rec, struct t2l *t);
 typedef void (*release_fn)(struct record *rec);
+/* May a complete record be written now, or does it wait for later calls
+ * (an SMB2 open whose use decides how it is written)? */
+typedef bool (*ready_fn)(struct record *rec, struct t2l *t);
 
 struct record {
 	struct record *next;	/* the next call in call order */
@@ -185,6 +189,7 @@ struct record {
 	unsigned char key[64];	/* its key in the pending map */
 	size_t keylen;
 	render_fn render;	/* write it */
+	ready_fn ready;		/* NULL, or: may it be written now? */
 	release_fn release;	/* free its payload */
 	void *payload;		/* the protocol's call and reply fields */
 };
