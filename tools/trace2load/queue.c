@@ -35,7 +35,7 @@ static const char *const skip_names[SKIP_REASONS] = {
 	[SKIP_REJECTED] = "rejected by the server's RPC layer",
 	[SKIP_CONTINUATION] = "continuing a listing",
 	[SKIP_OTHER_PROTOCOL] = "of the other protocol",
-	[SKIP_FOLDED] = "folded into a Rename",
+	[SKIP_FOLDED] = "folded into one Rename, Unlink or Rmdir",
 };
 
 const char *skip_reason_text(enum skip_reason why)

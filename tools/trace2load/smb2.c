@@ -120,7 +120,10 @@ struct smb_call {
 	char *name;			/* CREATE name, rename target, find pattern, tree path */
 	bool dfs;			/* the name has a \server\share prefix */
 	uint64_t access;		/* CREATE: access mask */
-	bool folded;			/* part of a rename written as one Rename */
+	bool folded;			/* part of a rename or delete written as one line */
+	uint32_t fold_status;		/* SET_INFO folded: the status of the whole */
+	bool fold_dir;			/* SET_INFO folded: the file is a directory */
+	uint64_t attributes;		/* CREATE response: file attributes */
 	uint64_t create_options;	/* CREATE */
 	uint64_t disposition;		/* CREATE */
 	uint64_t offset, length;	/* READ, WRITE */
@@ -464,18 +467,24 @@ static struct smb_open *open_or_skip(struct t2l *t, struct record *rec, const ch
 }
 
 /*
- * A rename over SMB2 is three requests: CREATE with DELETE access, SET_INFO
- * FileRenameInformation on that handle, CLOSE.  netbench's Rename is one
- * path operation, and replaying the open as well would hold the file open
- * against the rename.  So such an open (DELETE access, no data access, not
- * delete-on-close) whose handle is used for one rename (and queries) and
- * closed is written as the Rename line alone; its CREATE, queries and CLOSE
- * become comments.  Whether the handle is used that way is known only from
- * the requests after it: the CREATE waits in the queue until they are in.
+ * netbench's Rename, Unlink and Rmdir are one path operation each; over
+ * SMB2 they are three requests: a CREATE with DELETE access, a SET_INFO
+ * (FileRenameInformation, or FileDispositionInformation with delete set)
+ * on that handle, and the CLOSE that carries the delete out.  Replaying the
+ * three as they are would hold the file open against its rename, and mark
+ * it delete-on-close where the server refuses at once (a directory that is
+ * not empty).  So an open without data access that is used for one such
+ * SET_INFO (and queries) and closed is written as the path operation alone,
+ * at the SET_INFO, with its status (or, for a delete, the CLOSE's); the
+ * CREATE, the queries and the CLOSE become comments.  How the handle is
+ * used is known only from the requests after the CREATE: it waits in the
+ * queue until they are in.
  */
 #define ACCESS_DATA 0xD2000007u	/* read/write/append data, GENERIC_*, MAXIMUM_ALLOWED */
 #define ACCESS_DELETE 0x00010000u
+#define FILE_DIRECTORY_FILE 0x1u
 #define FILE_DELETE_ON_CLOSE 0x1000u
+#define ATTRIBUTE_DIRECTORY 0x10u
 #define FOLD_SCAN_MAX 100000
 
 enum fold { FOLD_UNKNOWN, FOLD_NO, FOLD_YES };
@@ -491,8 +500,8 @@ static bool fold_candidate(const struct record *rec)
 	       !(c->create_options & FILE_DELETE_ON_CLOSE);
 }
 
-/* Does the record (an SMB2 request on the same connection) use the file
- * id of the open?  All ones: the last CREATE's. */
+/* Does the request use the file id of the open?  All ones: the last
+ * CREATE's on the connection. */
 static bool uses_open(const struct smb_call *open, const struct smb_call *c, bool last_is_ours)
 {
 	if (!c->have_fid || memcmp(&c->conv, &open->conv, sizeof(c->conv)) != 0)
@@ -502,13 +511,21 @@ static bool uses_open(const struct smb_call *open, const struct smb_call *c, boo
 	return last_is_ours && memcmp(c->fid, last_open_fid, 16) == 0;
 }
 
-/* Is the open of rec used for one rename and closed?  With mark, note it
- * in the requests that will be folded. */
+static bool is_path_action(const struct smb_call *c)
+{
+	return c->cmd == SMB2_SET_INFO && c->info_class == INFO_FILE &&
+	       (c->level == FILE_RENAME_INFORMATION ||
+		(c->level == FILE_DISPOSITION_INFORMATION && c->delete_on_close));
+}
+
+/* Is the open of rec used for one rename or delete and then closed?  With
+ * mark, note it in the requests that are folded. */
 static enum fold fold_scan(struct record *rec, bool mark)
 {
 	const struct smb_call *open = rec->payload;
+	struct record *action = NULL;
 	bool last_is_ours = true;
-	int renames = 0, n = 0;
+	int n = 0;
 
 	if (!fold_candidate(rec))
 		return FOLD_NO;
@@ -529,12 +546,23 @@ static enum fold fold_scan(struct record *rec, bool mark)
 			c->folded = true;
 		if (c->cmd == SMB2_QUERY_INFO)
 			continue;
-		if (c->cmd == SMB2_SET_INFO && c->info_class == INFO_FILE && c->level == FILE_RENAME_INFORMATION &&
-		    renames++ == 0)
+		if (is_path_action(c) && !action) {
+			action = r;
 			continue;
-		if (c->cmd == SMB2_CLOSE)
-			return renames == 1 ? FOLD_YES : FOLD_NO;
-		return FOLD_NO;
+		}
+		if (c->cmd != SMB2_CLOSE || !action)
+			return FOLD_NO;
+		if (mark) {
+			struct smb_call *a = action->payload;
+
+			/* a delete is done at the close: its status, unless
+			 * the server refused the SET_INFO already */
+			a->fold_status = action->status == 0 && a->level == FILE_DISPOSITION_INFORMATION ?
+					 r->status : action->status;
+			a->fold_dir = (open->create_options & FILE_DIRECTORY_FILE) ||
+				      (open->attributes & ATTRIBUTE_DIRECTORY);
+		}
+		return FOLD_YES;
 	}
 	return FOLD_UNKNOWN;
 }
@@ -573,7 +601,7 @@ static void render_create(struct t2l *t, struct record *rec, const char *st)
 		fold_scan(rec, true);
 		o->handle = -1;
 		o->path = t2l_strdup(path);
-		out_skip(t, rec, SKIP_FOLDED, "SMB2 CREATE of %s to rename it: written as the Rename below", path);
+		out_skip(t, rec, SKIP_FOLDED, "SMB2 CREATE of %s to rename or delete it: written as one line below", path);
 	} else if (reason >= 0) {
 		o->why = t2l_strdup(why);
 		o->reason = (enum skip_reason)reason;
@@ -695,6 +723,9 @@ static void render_find(struct t2l *t, struct record *rec, struct smb_open *o, c
 		return;
 	}
 	o->listed = true;
+	/* FIND_FIRST counts no "." and "..": a listing of only them found nothing */
+	if (rec->status == 0 && c->count == 0)
+		st = "NT_STATUS_NO_SUCH_FILE";
 	out_line(t, rec, "FIND_FIRST \"%s\\%s\" %llu %d %llu %s", o->path, pattern, 1000 + (unsigned long long)c->level,
 		 FIND_MAX_COUNT, (unsigned long long)c->count, st);
 }
@@ -721,6 +752,30 @@ static void render_session(struct t2l *t, struct record *rec, const char *st)
 	}
 	out_skip(t, rec, SKIP_SESSION, "SMB2 %s%s%s (%s): the smb backend connects itself", cmd_names[c->cmd],
 		 c->name ? " " : "", c->name ? c->name : "", st);
+}
+
+/* The SET_INFO of a folded open: the path operation. */
+static void render_folded(struct t2l *t, struct record *rec, struct smb_open *o)
+{
+	struct smb_call *c = rec->payload;
+	char path[PATH_TEXT_MAX + 64], why[1024], sb[16];
+	int reason;
+
+	if (c->level != FILE_RENAME_INFORMATION) {
+		out_line(t, rec, "%s \"%s\" %s", c->fold_dir ? "Rmdir" : "Unlink", o->path,
+			 nt(c->fold_status, sb));
+		return;
+	}
+	reason = smb_path(t, c, c->name, path, sizeof(path), why, sizeof(why));
+	if (reason >= 0) {
+		out_skip(t, rec, (enum skip_reason)reason, "SMB2 rename of %s: %s", o->path, why);
+		return;
+	}
+	out_line(t, rec, "Rename \"%s\" \"%s\" %s", o->path, path, nt(c->fold_status, sb));
+	if (rec->status == 0) {
+		free(o->path);
+		o->path = t2l_strdup(path);
+	}
 }
 
 static void render_smb2(struct record *rec, struct t2l *t)
@@ -785,8 +840,12 @@ static void render_smb2(struct record *rec, struct t2l *t)
 			open_forget(s, o);
 		return;
 	}
-	if (o->handle < 0 && !(c->cmd == SMB2_SET_INFO && c->folded)) {
-		out_skip(t, rec, SKIP_FOLDED, "SMB2 %s on the open of %s for its rename", what, o->path);
+	if (o->handle < 0 && c->cmd == SMB2_SET_INFO && c->folded) {
+		render_folded(t, rec, o);
+		return;
+	}
+	if (o->handle < 0) {
+		out_skip(t, rec, SKIP_FOLDED, "SMB2 %s on the open of %s for its rename or delete", what, o->path);
 		if (c->cmd == SMB2_CLOSE)
 			open_forget(s, o);
 		return;
@@ -953,15 +1012,17 @@ static void read_request(struct smb_call *c, const struct jnode *header, const s
 	}
 }
 
-static uint64_t count_fields(const struct jnode *n, const char *key)
+/* The entries of a directory listing other than "." and "..". */
+static uint64_t count_names(const struct jnode *n)
 {
 	uint64_t count = 0;
 
 	for (const struct jnode *k = n ? n->first : NULL; k; k = k->next) {
-		if (strcmp(k->key, key) == 0)
+		if (strcmp(k->key, "smb2.filename") == 0 && k->value && strcmp(k->value, ".") != 0 &&
+		    strcmp(k->value, "..") != 0)
 			count++;
 		if (k->first)
-			count += count_fields(k, key);
+			count += count_names(k);
 	}
 	return count;
 }
@@ -978,6 +1039,9 @@ static void read_response(struct smb_call *c, const struct jnode *header, const 
 	switch (c->cmd) {
 	case SMB2_CREATE:
 		c->have_rfid = parse_guid(jstr(body, "smb2.fid"), c->rfid);
+		n = jchild(body, "smb2.file_attribute");
+		if (n && n->value)
+			parse_number(n->value, &c->attributes);
 		break;
 	case SMB2_READ:
 		/* the data length: the response's offset/length pair */
@@ -989,7 +1053,7 @@ static void read_response(struct smb_call *c, const struct jnode *header, const 
 		jnum(body, "smb2.write.count", &c->count);
 		break;
 	case SMB2_QUERY_DIRECTORY:
-		c->count = count_fields(body, "smb2.filename");
+		c->count = count_names(body);
 		break;
 	default:
 		break;

@@ -208,6 +208,7 @@ struct t2l_counts {
 	uint64_t smb1;			/* SMB1 messages (not converted) */
 	uint64_t filtered;		/* messages of other hosts (--client/--server) */
 	uint64_t notifications;		/* server-initiated SMB2 messages */
+	uint64_t lost_segments;		/* TCP gaps: the capture dropped packets */
 };
 
 struct nfs_state;

@@ -345,7 +345,7 @@ static void add_arg(struct tshark *ts, const char *fmt, ...)
 static void build_filter(const struct t2l_options *o, char *buf, size_t size)
 {
 	char a[64];
-	size_t n = (size_t)snprintf(buf, size, "(rpc || smb2 || smb)");
+	size_t n = (size_t)snprintf(buf, size, "(rpc || smb2 || smb || tcp.analysis.lost_segment)");
 
 	/* the addresses are parsed ones, printed again: nothing else gets in */
 	if (o->have_client) {
@@ -542,6 +542,8 @@ static void process_packet(struct t2l *t, const struct jnode *pkt, int64_t *last
 			have_dst = parse_addr(jstr(l, "ipv6.dst"), p.dst.addr);
 		} else if (strcmp(l->key, "tcp") == 0) {
 			read_ports(l, "tcp.srcport", "tcp.dstport", &p);
+			if (jfind(l, "tcp.analysis.lost_segment"))
+				t->n.lost_segments++;
 		} else if (strcmp(l->key, "udp") == 0) {
 			read_ports(l, "udp.srcport", "udp.dstport", &p);
 		} else if ((strcmp(l->key, "rpc") == 0 || strcmp(l->key, "smb2") == 0) && n < MAX_MESSAGES) {
@@ -634,6 +636,9 @@ static void summary(struct t2l *t, FILE *f)
 	if (n->filtered)
 		fprintf(f, "  note: %llu messages of other hosts were left out (--client/--server)\n",
 			(unsigned long long)n->filtered);
+	if (n->lost_segments)
+		fprintf(f, "  warning: %llu gaps in TCP connections (segments the capture lost): the calls after a gap in its connection are missing; capture with a larger buffer (dumpcap -B 256)\n",
+			(unsigned long long)n->lost_segments);
 	if (t->multiple_clients)
 		fprintf(f, "  note: the calls come from more than one client, merged in time order; pick one with --client\n");
 	if (t->protocol == PROTO_NFS)
