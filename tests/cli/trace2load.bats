@@ -188,7 +188,7 @@ fake() {
 
 @test "trace2load: a file that is not a capture: tshark's reason, status 1" {
 	command -v tshark >/dev/null || skip "tshark is not installed"
-	head -c 300 /dev/urandom >"$T/junk.pcap"
+	printf 'this is a text file, not a packet capture\n%.0s' 1 2 3 4 5 >"$T/junk.pcap"
 	run "$T2L" "$T/junk.pcap"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"junk.pcap: The file"*"isn't a capture file"* ]]
