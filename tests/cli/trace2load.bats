@@ -281,6 +281,18 @@ fake() {
 	"$DBENCH" --check-loadfile -B null -c "$T/nfs.load.gz" 1 >/dev/null
 }
 
+@test "trace2load: with the prologue, calls on the root itself expect any status" {
+	T2L_FAKE_JSON=$DATA/nfs-synthetic.json run fake -q --root /gpfs/nfsshare/dir -o "$T/nfs.load" \
+		"$DATA/nfs-synthetic.json"
+	[ "$status" -eq 0 ]
+	grep -q '^# LOOKUP3 of the root itself, which the prologue makes: any status (it was NFS3_OK)$' "$T/nfs.load"
+	grep -q '^0.030000 LOOKUP3 "/clients/client1" \*$' "$T/nfs.load"
+	T2L_FAKE_JSON=$DATA/nfs-synthetic.json run fake -q --no-header --root /gpfs/nfsshare/dir \
+		-o "$T/nfs.load" "$DATA/nfs-synthetic.json"
+	[ "$status" -eq 0 ]
+	grep -q '^0.030000 LOOKUP3 "/clients/client1" NFS3_OK$' "$T/nfs.load"
+}
+
 @test "trace2load: the tshark command line: ports, filter, no shell" {
 	T2L_FAKE_JSON=$DATA/nfs-synthetic.json T2L_FAKE_ARGS=$T/args run fake -q --nfs-port 12049 \
 		--smb-port 4455 --client 10.0.0.5 --server 10.0.0.21 -o /dev/null "$DATA/nfs-synthetic.json"
@@ -346,6 +358,37 @@ READ3 "/clients/client1/x" 0 4096 NFS3_OK' ]
 	nfs_stop
 	srv_start_or_skip nfs_ns_start
 	run nfs_ns_exec "$DBENCH" -B nfs --server 127.0.0.1 --export /export --run-once -c "$T/nfs.load" 3
+	[ "$status" -eq 0 ]
+	[[ "$output" == *" 0 mismatches"* ]]
+}
+
+@test "trace2load: round trip: dbench -B nfs captured, converted, replayed with no mismatch" {
+	local load=$DBENCH_SRCDIR/loadfiles/nfs.txt
+
+	need_capture_tools
+	backend_built nfs || skip "the nfs backend is not built"
+	[ -f "$load" ] || skip "no loadfiles/nfs.txt"
+	srv_start_or_skip nfs_ns_start
+	cap_start "$T/rt.pcapng" "tcp port 2049 or tcp port 20048 or port 111" nsenter -t "$NFS_NS_PID" -n
+	run nfs_ns_exec "$DBENCH" -B nfs --server 127.0.0.1 --export /export --run-once -c "$load" 1
+	[ "$status" -eq 0 ]
+	cap_stop
+
+	# dbench worked in /export/clients/client0: that is the root
+	run "$T2L" --nfs-port 20048 --root /export/clients/client0 -o "$T/rt.load" "$T/rt.pcapng"
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"gaps in TCP"* ]]
+	[[ "$output" != *"never named"* ]]
+	# every NFSv3 op of the loadfile, in the same order (the backend adds
+	# LOOKUP3s where its handle cache is cold, and mounts once more)
+	grep -v -e '^#' -e '^Deltree' -e '^MKDIR3 "/clients"' "$load" | grep -v '^$' |
+		awk '{ print $1 }' | grep -v -e LOOKUP3 -e FSINFO3 >"$T/want"
+	grep -v '^#' "$T/rt.load" | awk '{ print $2 }' |
+		grep -v -e LOOKUP3 -e FSINFO3 -e Deltree | tail -n +3 >"$T/got"
+	diff "$T/want" "$T/got"
+	nfs_stop
+	srv_start_or_skip nfs_ns_start
+	run nfs_ns_exec "$DBENCH" -B nfs --server 127.0.0.1 --export /export --run-once -c "$T/rt.load" 3
 	[ "$status" -eq 0 ]
 	[[ "$output" == *" 0 mismatches"* ]]
 }

@@ -461,6 +461,19 @@ static void learn_reply(struct t2l *t, struct nfs_call *c, uint32_t status)
 	}
 }
 
+/*
+ * A capture that starts before its root existed looks the root up (NOENT)
+ * and makes it.  With the prologue, the root exists when the loadfile
+ * replays: such calls on the root itself expect any status.
+ */
+static const char *root_status(struct t2l *t, const char *op, const char *path, const char *st)
+{
+	if (!t->opt->header || strcmp(path, "/clients/client1") != 0)
+		return st;
+	out_comment(t, "%s of the root itself, which the prologue makes: any status (it was %s)", op, st);
+	return "*";
+}
+
 static void render_nfs3(struct record *rec, struct t2l *t)
 {
 	struct nfs_call *c = rec->payload;
@@ -522,13 +535,17 @@ static void render_nfs3(struct record *rec, struct t2l *t)
 			break;
 		}
 		if (path_or_skip(t, rec, op, c->fh[0], c->fhlen[0], c->name[0] ? c->name[0] : "", p1, sizeof(p1)))
-			out_line(t, rec, "%s \"%s\" %s", op, p1, st);
+			out_line(t, rec, "%s \"%s\" %s", op, p1, root_status(t, op, p1, st));
 		break;
 	case NFS3_CREATE:
 		if (path_or_skip(t, rec, op, c->fh[0], c->fhlen[0], c->name[0] ? c->name[0] : "", p1, sizeof(p1)))
-			out_line(t, rec, "%s \"%s\" %llu %s", op, p1, (unsigned long long)c->createmode, st);
+			out_line(t, rec, "%s \"%s\" %llu %s", op, p1, (unsigned long long)c->createmode,
+				 root_status(t, op, p1, st));
 		break;
 	case NFS3_MKDIR:
+		if (path_or_skip(t, rec, op, c->fh[0], c->fhlen[0], c->name[0] ? c->name[0] : "", p1, sizeof(p1)))
+			out_line(t, rec, "%s \"%s\" %s", op, p1, root_status(t, op, p1, st));
+		break;
 	case NFS3_REMOVE:
 	case NFS3_RMDIR:
 		if (path_or_skip(t, rec, op, c->fh[0], c->fhlen[0], c->name[0] ? c->name[0] : "", p1, sizeof(p1)))

@@ -62,6 +62,8 @@ static const char *const cmd_names[SMB2_NCMDS] = {
 	"OPLOCK_BREAK",
 };
 
+#define DISP_CREATE 2
+#define DISP_OPEN_IF 3
 #define INFO_FILE 1
 #define INFO_FS 2
 #define FILE_RENAME_INFORMATION 10
@@ -582,6 +584,21 @@ static void render_create(struct t2l *t, struct record *rec, const char *st)
 	int reason = smb_path(t, c, c->name, path, sizeof(path), why, sizeof(why));
 	struct smb_open *o;
 
+	/*
+	 * A capture that starts before its root existed probes the root (not
+	 * found) and makes it (disposition CREATE).  With the prologue the root
+	 * exists when the loadfile replays: the probe expects any status, the
+	 * creation opens it (OPEN_IF) instead.
+	 */
+	if (reason < 0 && t->opt->header && strcmp(path, "\\clients\\client1") == 0) {
+		if (rec->status == NT_STATUS_OBJECT_NAME_NOT_FOUND || rec->status == NT_STATUS_OBJECT_PATH_NOT_FOUND) {
+			out_comment(t, "the root itself, which the prologue makes: any status (it was %s)", st);
+			st = "*";
+		} else if (c->disposition == DISP_CREATE && rec->status == 0) {
+			out_comment(t, "the root itself, which the prologue makes: opened (OPEN_IF), not created");
+			c->disposition = DISP_OPEN_IF;
+		}
+	}
 	if (rec->status != 0 || !c->have_rfid) {
 		/* a failed open takes no handle; forget the compound's last open */
 		memcpy(key, &c->conv, sizeof(c->conv));
