@@ -487,7 +487,7 @@ static struct smb_open *open_or_skip(struct t2l *t, struct record *rec, const ch
 #define FILE_DIRECTORY_FILE 0x1u
 #define FILE_DELETE_ON_CLOSE 0x1000u
 #define ATTRIBUTE_DIRECTORY 0x10u
-#define FOLD_SCAN_MAX 100000
+#define FOLD_SCAN_MAX 2000	/* requests looked at after the CREATE: no fold beyond */
 
 enum fold { FOLD_UNKNOWN, FOLD_NO, FOLD_YES };
 
