@@ -406,15 +406,27 @@ static void cache_del(struct nfsb *nb, const char *path)
 	}
 }
 
-/* Forget a path and everything under it. */
+/*
+ * Forget a path and everything under it.  A path is only cached when its
+ * directory is (resolve() caches every component, new objects are cached
+ * under a resolved directory), so when the path is not cached, nothing
+ * under it is; and nothing is under a file.
+ */
 static void cache_del_tree(struct nfsb *nb, const char *path)
 {
 	struct fh_cache *fc = &nb->cache;
 	size_t len = strlen(path), cap = fc->cap, n = 0;
-	struct cache_entry *keep;
+	struct cache_entry *keep, *top;
 
 	if (len == 0) {
 		cache_clear(nb);
+		return;
+	}
+	top = cache_find(nb, path, len);
+	if (!top)
+		return;
+	if (top->type && top->type != NF3DIR) {
+		cache_del(nb, path);
 		return;
 	}
 	keep = xmalloc(cap * sizeof(*keep));
@@ -497,6 +509,10 @@ static uint32_t wait_reply(struct client *c, struct nfsb *nb, struct rpc_context
 {
 	uint64_t deadline = now_ns() + nb->timeout_ns;
 
+	/* send at once: the socket is almost always writable, and a poll
+	 * saved is a system call per op */
+	if ((rpc_which_events(rpc) & POLLOUT) && rpc_service(rpc, POLLOUT) < 0 && !nb->r.done)
+		return fail(c, nb, "%s: connection lost: %s", what, rpc_get_error(rpc));
 	while (!nb->r.done) {
 		struct pollfd pfd = { .fd = rpc_get_fd(rpc), .events = (short)rpc_which_events(rpc) };
 		uint64_t now = now_ns();
@@ -2424,6 +2440,8 @@ static void nfsb_teardown(struct client *c)
 #endif
 	if (nb->nfs) {
 #ifdef HAVE_NFS_UMOUNT
+		/* a synchronous call: with a timeout again */
+		nfs_set_timeout(nb->nfs, nfs_opt.timeout_s * 1000);
 		if (!nb->dead)
 			nfs_umount(nb->nfs);
 #endif
@@ -2469,6 +2487,14 @@ static int nfsb_setup(struct client *c)
 	if (!nb->nfs)
 		goto fail;
 	nb->rpc = nfs_get_rpc_context(nb->nfs);
+	/*
+	 * Our calls have their own deadline (wait_reply); libnfs's timeout
+	 * served the synchronous mount and comes back for the umount.  (Either
+	 * way libnfs 4.x scans all its 1024 lists of pending calls on every
+	 * rpc_service(): about half the client's instructions per op, which
+	 * libnfs >= 5 cuts to one scan a second.)
+	 */
+	nfs_set_timeout(nb->nfs, -1);
 	root = nfs_get_rootfh(nb->nfs);
 	{
 		struct nfs_fh3 r;
