@@ -512,7 +512,7 @@ static uint32_t wait_reply(struct client *c, struct nfsb *nb, struct rpc_context
 	/* send at once: the socket is almost always writable, and a poll
 	 * saved is a system call per op */
 	if ((rpc_which_events(rpc) & POLLOUT) && rpc_service(rpc, POLLOUT) < 0 && !nb->r.done)
-		return fail(c, nb, "%s: connection lost: %s", what, rpc_get_error(rpc));
+		return fail(c, nb, "%s: connection to the server lost (%s)", what, rpc_get_error(rpc));
 	while (!nb->r.done) {
 		struct pollfd pfd = { .fd = rpc_get_fd(rpc), .events = (short)rpc_which_events(rpc) };
 		uint64_t now = now_ns();
@@ -522,13 +522,14 @@ static uint32_t wait_reply(struct client *c, struct nfsb *nb, struct rpc_context
 			return fail(c, nb, "%s: no reply in %d s: the server stopped answering", what,
 				    nfs_opt.timeout_s);
 		if (pfd.fd < 0)
-			return fail(c, nb, "%s: not connected: %s", what, rpc_get_error(rpc));
+			return fail(c, nb, "%s: connection to the server lost (%s)", what, rpc_get_error(rpc));
 		ms = (int)MIN((deadline - now) / NSEC_PER_MSEC + 1, 100);
 		n = poll(&pfd, 1, ms);
 		if (n < 0 && errno != EINTR)
 			return fail(c, nb, "%s: poll: %s", what, strerror(errno));
 		if (rpc_service(rpc, n > 0 ? pfd.revents : 0) < 0 && !nb->r.done)
-			return fail(c, nb, "%s: connection lost: %s", what, rpc_get_error(rpc));
+			return fail(c, nb, "%s: connection to the server lost (%s)", what,
+				    rpc_get_error(rpc));
 	}
 	switch (nb->r.rpc_status) {
 	case RPC_STATUS_SUCCESS:
@@ -2410,6 +2411,9 @@ static struct nfs_context *mount_export(char *err, size_t errlen)
 				 server, export, port,
 				 port == nfs_opt.nfs_port_num ? "nfs" : port == 111 ? "portmapper" : "mount",
 				 why);
+		else if (strcmp(text, "nfs_service failed") == 0)
+			snprintf(err, errlen, "nfs: cannot mount %s:%s: the server's NFS or MOUNT service does not answer",
+				 server, export);
 		else
 			snprintf(err, errlen, "nfs: cannot mount %s:%s: %s%s", server, export, text, hint);
 		goto fail;
