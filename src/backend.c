@@ -11,9 +11,7 @@
 
 const struct backend *const backends[] = {
 	&fileio_backend,
-#ifdef HAVE_SOCKIO
 	&sockio_backend,
-#endif
 #ifdef HAVE_SMB
 	&smb_backend,
 #endif

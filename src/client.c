@@ -135,7 +135,8 @@ static void report_mismatch(struct client *c, const struct op *op, uint32_t stat
 			status_name(info->domain, status, b2), c->id);
 }
 
-static void record(struct client *c, const struct op *op, uint64_t t0, uint64_t t1, bool mismatch)
+static void record(struct client *c, const struct op *op, uint64_t t0, uint64_t t1, bool mismatch,
+		   bool error)
 {
 	struct slot *s = c->slot;
 	uint64_t lat = t1 - t0;
@@ -165,8 +166,12 @@ static void record(struct client *c, const struct op *op, uint64_t t0, uint64_t 
 	op_stats_add(os, lat, c->bytes);
 	if (mismatch)
 		os->mismatches++;
-	if (c->sched_ns)
+	if (error)
+		os->errors++;
+	if (c->sched_ns) {
 		op_stats_add(&s->lag, t0 > c->sched_ns ? t0 - c->sched_ns : 0, 0);
+		op_stats_add(&s->response, t1 > c->sched_ns ? t1 - c->sched_ns : 0, 0);
+	}
 	STAT_STORE(s->ops_measured, s->ops_measured + 1);
 	STAT_STORE(s->bytes_measured, s->bytes_measured + c->bytes);
 }
@@ -221,7 +226,7 @@ static int run_op(struct client *c, const struct op *op)
 	}
 	ok = status_matches(&op->expect, op_info[op->id].domain, status);
 	size_bad = ok && size_mismatch(c, op, status);
-	record(c, op, t0, t1, !ok || size_bad);
+	record(c, op, t0, t1, !ok || size_bad, !status_is_success(op_info[op->id].domain, status));
 	if (!ok || size_bad)
 		report_mismatch(c, op, status, size_bad);
 	c->rate_bytes += c->bytes;
@@ -377,6 +382,14 @@ int client_advance(struct client *c, uint64_t *nowp, const volatile int *local_s
 		return 2;
 	}
 	return rc;
+}
+
+void client_count_net(struct client *c, uint64_t sent, uint64_t received)
+{
+	if (!c->slot || c->cleanup_only)
+		return;
+	STAT_STORE(c->slot->net_sent, c->slot->net_sent + sent);
+	STAT_STORE(c->slot->net_received, c->slot->net_received + received);
 }
 
 void client_start(struct client *c, uint64_t release_ns, uint64_t measure_start_ns)

@@ -12,10 +12,12 @@
 #include <stdlib.h>
 
 #include "backend.h"
+#include "json_report.h"
 #include "loadfile.h"
 #include "options.h"
 #include "report.h"
 #include "run.h"
+#include "series.h"
 #include "stats.h"
 #include "util.h"
 
@@ -77,6 +79,7 @@ int main(int argc, const char **argv)
 		program_free(prog);
 		return EXIT_USAGE;
 	}
+	machine_stdout_prepare();
 	report_banner(prog);
 	sh = shared_create(prog, options.nclients);
 	run_benchmark(prog, be, sh, &res);
@@ -93,6 +96,7 @@ int main(int argc, const char **argv)
 	} else {
 		status = report_final(prog, be, sh, &res);
 	}
+	series_free(res.series);
 	shared_destroy(sh);
 	program_free(prog);
 	return status;

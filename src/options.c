@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <popt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -32,6 +33,7 @@ struct options options = {
 	.backend = "fileio",
 	.tcp_options = "TCP_NODELAY",
 	.show_mismatches = 10,
+	.stdout_fd = -1,
 };
 
 static const char *seed_text;
@@ -100,6 +102,32 @@ static void check_directory(poptContext pc)
 		usage_error(pc, "directory '%s' is not writable: %s", options.directory, strerror(errno));
 }
 
+/* A machine output file (--json, --csv-series) must be writable before
+ * the run starts, so that a typo does not cost a whole run.  Nothing is
+ * created here. */
+static void check_output(poptContext pc, const char *option, const char *path)
+{
+	char dir[PATH_MAX];
+	const char *slash;
+	struct stat st;
+
+	if (!path || strcmp(path, "-") == 0)
+		return;
+	if (!*path)
+		usage_error(pc, "%s: empty file name", option);
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			usage_error(pc, "%s %s: is a directory", option, path);
+		if (access(path, W_OK) < 0)
+			usage_error(pc, "%s %s: %s", option, path, strerror(errno));
+		return;
+	}
+	slash = strrchr(path, '/');
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".");
+	if (access(dir, W_OK | X_OK) < 0)
+		usage_error(pc, "%s %s: cannot create it: %s", option, path, strerror(errno));
+}
+
 static uint64_t random_seed(void)
 {
 	uint64_t seed;
@@ -152,6 +180,15 @@ void options_parse(int argc, const char **argv)
 		  "show each client's results too", NULL },
 		{ "machine-readable", 0, POPT_ARG_NONE, &options.machine_readable, 0,
 		  "print only machine-readable lines on stdout", NULL },
+		{ "latency", 0, POPT_ARG_NONE, &options.latency_report, 0,
+		  "after the op table, show response times per op and group: percentiles, stddev, decades",
+		  NULL },
+		{ "json", 0, POPT_ARG_STRING, &options.json, 0,
+		  "write the results as JSON to FILE ('-': stdout, and the human output goes to stderr)",
+		  "FILE" },
+		{ "csv-series", 0, POPT_ARG_STRING, &options.csv_series, 0,
+		  "write one row per second to FILE: CSV, or JSON Lines if it ends in .jsonl ('-': stdout)",
+		  "FILE" },
 		{ "check-loadfile", 0, POPT_ARG_NONE, &options.check_loadfile, 0,
 		  "check the loadfile, print what one pass does, and exit", NULL },
 		{ "allow-mismatch", 0, POPT_ARG_NONE, &options.allow_mismatch, 0,
@@ -232,7 +269,7 @@ void options_parse(int argc, const char **argv)
 		if (strcmp(options.backend, "fileio") == 0)
 			usage_error(pc, "unexpected argument '%s' (the fileio backend takes no server; did you mean -D %s?)",
 				    arg, arg);
-		options.server = arg;
+		options.server = xstrdup(arg);	/* arg dies with the popt context */
 	}
 	if ((arg = poptGetArg(pc)))
 		usage_error(pc, "unexpected argument '%s'", arg);
@@ -271,5 +308,10 @@ void options_parse(int argc, const char **argv)
 	}
 	if (strcmp(options.backend, "fileio") == 0 && !options.check_loadfile)
 		check_directory(pc);
+	if (options.json && options.csv_series && strcmp(options.json, "-") == 0 &&
+	    strcmp(options.csv_series, "-") == 0)
+		usage_error(pc, "--json - and --csv-series - cannot both have stdout");
+	check_output(pc, "--json", options.json);
+	check_output(pc, "--csv-series", options.csv_series);
 	poptFreeContext(pc);
 }

@@ -43,7 +43,9 @@ struct options {
 	int show_mismatches;	/* --show-mismatches N: print the first N (default 10) */
 	int latency_report;	/* --latency: the full response-time report */
 	const char *json;	/* --json FILE ('-' stdout) */
-	const char *csv_series;	/* --csv-series FILE */
+	const char *csv_series;	/* --csv-series FILE ('-' stdout; *.jsonl: JSON Lines) */
+	int stdout_fd;		/* the real stdout when a machine output took it
+				   (the human output then goes to stderr), else -1 */
 	uint64_t seed;		/* --seed */
 	bool seed_given;
 	int verbose;		/* -v */

@@ -19,8 +19,11 @@
 #include <string.h>
 
 #include "backend.h"
+#include "json_report.h"
+#include "latency.h"
 #include "report.h"
 #include "run.h"
+#include "series.h"
 #include "util.h"
 
 const char *const phase_name[] = {
@@ -54,6 +57,7 @@ void progress_init(struct progress_state *ps, const struct program *prog, struct
 	ps->sh = sh;
 	ps->release_ns = release_ns;
 	ps->measure_start_ns = measure_start_ns;
+	ps->series = series_create(sh);
 }
 
 static enum phase current_phase(const struct progress_state *ps, uint64_t now, int running)
@@ -124,6 +128,7 @@ void progress_tick(struct progress_state *ps, uint64_t now)
 			       phase_name[phase], t, (double)latency / 1e6);
 	}
 	fflush(stdout);
+	series_tick(ps->series, now);
 }
 
 void progress_finish(struct progress_state *ps)
@@ -143,8 +148,7 @@ void progress_finish(struct progress_state *ps)
 		printf("%4d  cleanup %3.0f sec\n", left,
 		       (double)(now_ns() - ps->measure_start_ns) / 1e9 > 0 ?
 		       (double)(now_ns() - ps->measure_start_ns) / 1e9 : 0);
-	free(ps->every);
-	free(ps->scratch);
+	series_finish(ps->series);
 }
 
 /* ---- the final report ---- */
@@ -197,16 +201,50 @@ static void per_client(const struct program *prog, struct shared *sh)
 	free(tot);
 }
 
+/* The clients' own cost (CPU from release to the end of their runs) and,
+ * for network backends, the bytes on the wire; both over all phases, so
+ * given per op of all phases. */
+void client_resources(const struct shared *sh, struct client_resources *r)
+{
+	memset(r, 0, sizeof(*r));
+	for (int i = 0; i < sh->nclients; i++) {
+		const struct slot *s = shared_slot(sh, i);
+
+		r->user_ns += s->cpu_user_ns;
+		r->sys_ns += s->cpu_sys_ns;
+		r->net_sent += s->net_sent;
+		r->net_received += s->net_received;
+		r->ops += s->ops_all;
+	}
+}
+
+static void client_resources_lines(const struct shared *sh)
+{
+	struct client_resources r;
+	double per = 0;
+
+	client_resources(sh, &r);
+	if (r.ops)
+		per = 1.0 / (double)r.ops;
+	printf("Client CPU: user %.3f s, system %.3f s for %llu ops in all phases (%.2f + %.2f us per op)\n",
+	       (double)r.user_ns / 1e9, (double)r.sys_ns / 1e9, (unsigned long long)r.ops,
+	       (double)r.user_ns / 1e3 * per, (double)r.sys_ns / 1e3 * per);
+	if (r.net_sent || r.net_received)
+		printf("Network: %llu bytes sent, %llu received (%.0f + %.0f per op)\n",
+		       (unsigned long long)r.net_sent, (unsigned long long)r.net_received,
+		       (double)r.net_sent * per, (double)r.net_received * per);
+}
+
 int report_final(const struct program *prog, const struct backend *be, struct shared *sh,
 		 const struct run_result *res)
 {
 	struct op_total *tot = xcalloc(prog->nstats ? prog->nstats : 1, sizeof(*tot));
+	struct result_totals totals;
 	uint64_t bytes = 0, ops = 0, mismatches = 0, maxlat = 0;
 	uint64_t pmin = UINT64_MAX, pmax = 0, ptotal = 0;
 	double window = run_window(res), tput;
 	int status = 0;
 
-	(void)be;
 	for (unsigned k = 0; k < prog->nstats; k++)
 		op_total_init(&tot[k]);
 	for (int i = 0; i < sh->nclients; i++) {
@@ -231,6 +269,9 @@ int report_final(const struct program *prog, const struct backend *be, struct sh
 	op_table(prog, tot);
 	if (options.per_client_results && !options.machine_readable)
 		per_client(prog, sh);
+	totals_collect(&totals, prog, sh, -1);
+	if (options.latency_report && !options.machine_readable)
+		latency_report(stdout, prog, &totals);
 
 	for (int i = 0; i < sh->nclients; i++) {
 		struct slot *s = shared_slot(sh, i);
@@ -268,6 +309,8 @@ int report_final(const struct program *prog, const struct backend *be, struct sh
 	if (options.machine_readable) {
 		printf(";%g;%d;%d;%.03f;\n", tput, options.nclients, options.nprocs, (double)maxlat / 1e6);
 	} else {
+		latency_paced_line(stdout, prog, &totals);
+		client_resources_lines(sh);
 		printf("Operations %llu in %.3f sec (%.1f ops/sec), %llu mismatches, passes per client %llu..%llu (%llu in all)\n",
 		       (unsigned long long)ops, window, window > 0 ? (double)ops / window : 0,
 		       (unsigned long long)mismatches, (unsigned long long)(pmin == UINT64_MAX ? 0 : pmin),
@@ -279,7 +322,12 @@ int report_final(const struct program *prog, const struct backend *be, struct sh
 	}
 	fflush(stdout);
 	free(tot);
+	totals_free(&totals);
 	if (res->signal)
-		return 128 + res->signal;
+		status = 128 + res->signal;
+	if (series_failed(res->series) && status == 0)
+		status = EXIT_RUN_FAILED;
+	if (options.json && json_report(prog, be, sh, res, status) < 0 && status == 0)
+		status = EXIT_RUN_FAILED;
 	return status;
 }

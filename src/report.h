@@ -18,6 +18,7 @@
 
 struct run_result;
 struct backend;
+struct series;
 
 enum phase {
 	PHASE_WARMUP,
@@ -33,17 +34,23 @@ struct progress_state {
 	struct shared *sh;
 	uint64_t release_ns;
 	uint64_t measure_start_ns;
-	uint64_t next_series_sec;	/* next second to read from the rings */
-	struct hist_total *every;	/* merged all-op histogram, last tick */
-	struct hist_total *scratch;
-	FILE *series;			/* --csv-series, or NULL */
-	uint64_t series_prev_ops;
+	struct series *series;		/* per-second series (series.h), or NULL */
 };
 
 void progress_init(struct progress_state *ps, const struct program *prog, struct shared *sh,
 		   uint64_t release_ns, uint64_t measure_start_ns);
 void progress_tick(struct progress_state *ps, uint64_t now);
 void progress_finish(struct progress_state *ps);
+
+/* What the clients themselves cost, summed over clients, all phases. */
+struct client_resources {
+	uint64_t user_ns;	/* user CPU of the client processes */
+	uint64_t sys_ns;	/* system CPU */
+	uint64_t net_sent;	/* bytes sent by a network backend */
+	uint64_t net_received;	/* bytes received */
+	uint64_t ops;		/* ops completed, all phases */
+};
+void client_resources(const struct shared *sh, struct client_resources *r);
 
 void report_banner(const struct program *prog);
 /* The final report; returns the process exit status it implies. */

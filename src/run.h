@@ -12,6 +12,8 @@
 #include "backend.h"
 #include "stats.h"
 
+struct series;
+
 struct run_result {
 	uint64_t release_ns;	/* clients released */
 	uint64_t measure_start_ns; /* measured window */
@@ -21,6 +23,7 @@ struct run_result {
 	int failed_clients;	/* clients that stopped with an error */
 	int cleanup_failed;	/* the final cleanup left something */
 	char start_time[64];	/* wall clock at the release, ISO 8601 */
+	struct series *series;	/* the per-second series, or NULL (series.h) */
 };
 
 /* Run the program with options.nprocs processes; the shared region must

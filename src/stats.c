@@ -37,6 +37,7 @@ struct shared *shared_create(const struct program *prog, int nclients)
 		struct slot *s = shared_slot(sh, i);
 
 		op_stats_init(&s->lag);
+		op_stats_init(&s->response);
 		for (unsigned k = 0; k < prog->nstats; k++)
 			op_stats_init(&s->ops[k]);
 	}
@@ -60,6 +61,7 @@ void op_total_add(struct op_total *t, const struct op_stats *s)
 {
 	t->count += s->count;
 	t->mismatches += s->mismatches;
+	t->errors += s->errors;
 	t->bytes += s->bytes;
 	t->total_ns += s->total_ns;
 	t->min_ns = MIN(t->min_ns, s->min_ns);
@@ -74,6 +76,7 @@ void op_total_merge(struct op_total *t, const struct op_total *o)
 {
 	t->count += o->count;
 	t->mismatches += o->mismatches;
+	t->errors += o->errors;
 	t->bytes += o->bytes;
 	t->total_ns += o->total_ns;
 	t->min_ns = MIN(t->min_ns, o->min_ns);

@@ -25,6 +25,7 @@
 struct op_stats {
 	uint64_t count;		/* ops completed */
 	uint64_t mismatches;	/* status (or size) not as expected */
+	uint64_t errors;	/* returned a failure status, expected or not */
 	uint64_t bytes;		/* bytes moved */
 	uint64_t total_ns;	/* sum of latencies */
 	uint64_t min_ns;	/* smallest latency (UINT64_MAX if none) */
@@ -64,11 +65,17 @@ struct slot {
 	uint64_t bytes_measured; /* bytes moved in the measured window */
 	uint64_t mismatches_all; /* status mismatches, all phases */
 	uint64_t passes;	/* passes completed */
+	uint64_t cpu_user_ns;	/* the process's CPU from release to the end of
+				   its run (in its first client's slot only) */
+	uint64_t cpu_sys_ns;
+	uint64_t net_sent;	/* bytes a network backend sent, all phases */
+	uint64_t net_received;	/* and received */
 	uint64_t work_end_ns;	/* when it finished its work (fixed-work runs) */
 	uint64_t op_start_ns;	/* start of the op in progress, 0 if none */
 	struct sec_stat secs[SEC_RING]; /* per-second figures */
 	char error[256];	/* why it failed */
 	struct op_stats lag;	/* schedule lag of paced ops */
+	struct op_stats response; /* paced ops: end minus scheduled start */
 	struct hist every;	/* every op, all phases (per-second percentiles) */
 	struct op_stats ops[];	/* program.nstats entries */
 };
@@ -118,7 +125,7 @@ static inline void op_stats_add(struct op_stats *s, uint64_t ns, uint64_t bytes)
 
 /* Merged figures of one op (or group) over clients. */
 struct op_total {
-	uint64_t count, mismatches, bytes, total_ns, min_ns, max_ns;
+	uint64_t count, mismatches, errors, bytes, total_ns, min_ns, max_ns;
 	double sumsq_ns;
 	uint64_t decade[DECADES];
 	struct hist_total hist;

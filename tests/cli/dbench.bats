@@ -336,14 +336,27 @@ L
 }
 
 @test "--skip-cleanup leaves the files; a later run cleans them" {
-	run_dbench -D "$T/d" -t 2 --skip-cleanup 1
+	loadfile keep.txt <<'L'
+Mkdir "\clients" *
+Mkdir "\clients\client1" *
+NTCreateX "\clients\client1\f" 0x40 0x5 1 NT_STATUS_OK
+WriteX 1 0 100 100 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+L
+	run_dbench -c "$T/keep.txt" -D "$T/d" --run-once --skip-cleanup 2
 	[ "$status" -eq 0 ]
-	[ -d "$T/d/clients/client0" ]
-	run_dbench -D "$T/d" -t 2 1
+	[ "$(stat -c %s "$T/d/clients/client1/f")" = 100 ]
+	[ -f "$T/d/clients/client0/f" ]
+	run_dbench -c "$T/keep.txt" -D "$T/d" --run-once 2
 	[ "$status" -eq 0 ]
-	# the second run found clients/ already there and keeps it, empty
+	# clients/ was there before the second run and stays; the client
+	# trees it found and did not Deltree stay too (prepared data)
 	[ -d "$T/d/clients" ]
-	[ -z "$(ls -A "$T/d/clients")" ]
+	[ -f "$T/d/clients/client0/f" ]
+	rm -rf "$T/d/clients"
+	run_dbench -c "$T/keep.txt" -D "$T/d" --run-once 2
+	[ "$status" -eq 0 ]
+	assert_empty_target
 }
 
 @test "the null backend runs any loadfile with no mismatch (harness cost)" {

@@ -1,0 +1,576 @@
+/*
+ * sockio.c - the tbench backend: every loadfile op becomes one request to
+ * tbench_srv and one reply, sized as the SMB exchange for the op (see
+ * proto.h and tbench_srv(1)), so that a run makes the TCP and process load
+ * of a file server without its file system.
+ *
+ * Each client opens one TCP connection in setup, before the release, and
+ * checks with a Ping that the server speaks the protocol.  An op sends its
+ * request, waits for the reply and checks it; the status it returns is
+ * the one the loadfile expects, since the server is taken to be a perfect
+ * one.  A lost server, a bad reply or no reply within --server-timeout
+ * ends the client with STATUS_FATAL and one line in c->error.
+ *
+ * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <popt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "proto.h"
+#include "stats.h"
+#include "status.h"
+#include "util.h"
+
+#define SIO_CHUNK (64 * 1024)	/* payload bytes per send/recv */
+#define CONNECT_TIMEOUT_S 5	/* connect and the first Ping */
+#define DEFAULT_TIMEOUT_S 30	/* --server-timeout */
+
+/* --server-timeout, as given; checked by sio_init. */
+static const char *timeout_text;
+
+static const struct poptOption sio_options[] = {
+	{ "server-timeout", 0, POPT_ARG_STRING, &timeout_text, 0,
+	  "give up on a server that does not answer for SECS seconds (default 30)", "SECS" },
+	POPT_TABLEEND
+};
+
+/* Where the server is, from SERVER[:PORT] and --port. */
+struct target {
+	char host[256];		/* name or address, without brackets */
+	char port[8];		/* decimal */
+	char label[280];	/* "host:port" or "[v6]:port", for messages */
+};
+
+/* A client's connection. */
+struct sio {
+	int fd;			/* the connection */
+	uint32_t seq;		/* last request's sequence number */
+	int timeout;		/* seconds without progress before giving up */
+	struct target target;	/* for messages */
+	uint8_t out[FRAME_HEADER_SIZE + SIO_CHUNK]; /* header, then zeros */
+	uint8_t in[FRAME_HEADER_SIZE + SIO_CHUNK];  /* reply bytes land here */
+};
+
+/* How an op goes on the wire: its code, and which number is its size. */
+struct wire_op {
+	uint16_t proto;		/* enum proto_op */
+	int8_t count;		/* c->num index of the data size or entry count, or -1 */
+	uint8_t data;		/* count is data bytes (split over frames if large) */
+};
+
+static const struct wire_op wire_ops[OP_COUNT] = {
+	[OP_NTCREATEX] = { PROTO_OP_NTCREATEX, -1, 0 },
+	[OP_CLOSE] = { PROTO_OP_CLOSE, -1, 0 },
+	[OP_RENAME] = { PROTO_OP_RENAME, -1, 0 },
+	[OP_UNLINK] = { PROTO_OP_UNLINK, -1, 0 },
+	[OP_DELTREE] = { PROTO_OP_DELTREE, -1, 0 },
+	[OP_MKDIR] = { PROTO_OP_MKDIR, -1, 0 },
+	[OP_RMDIR] = { PROTO_OP_RMDIR, -1, 0 },
+	[OP_QPATHINFO] = { PROTO_OP_QPATHINFO, -1, 0 },
+	[OP_QFILEINFO] = { PROTO_OP_QFILEINFO, -1, 0 },
+	[OP_QFSINFO] = { PROTO_OP_QFSINFO, -1, 0 },
+	[OP_SFILEINFO] = { PROTO_OP_SFILEINFO, -1, 0 },
+	[OP_FIND_FIRST] = { PROTO_OP_FIND_FIRST, 2, 0 },	/* expected count */
+	[OP_WRITEX] = { PROTO_OP_WRITEX, 2, 1 },
+	[OP_READX] = { PROTO_OP_READX, 2, 1 },
+	[OP_LOCKX] = { PROTO_OP_LOCKX, -1, 0 },
+	[OP_UNLOCKX] = { PROTO_OP_UNLOCKX, -1, 0 },
+	[OP_FLUSH] = { PROTO_OP_FLUSH, -1, 0 },
+	[OP_SMB_READ] = { PROTO_OP_OTHER_READ, 1, 1 },
+	[OP_SMB_WRITE] = { PROTO_OP_OTHER_WRITE, 1, 1 },
+	[OP_READ3] = { PROTO_OP_OTHER_READ, 1, 1 },
+	[OP_WRITE3] = { PROTO_OP_OTHER_WRITE, 1, 1 },
+	/* every other op: PROTO_OP_OTHER_META (see wire_op_of) */
+};
+
+static struct wire_op wire_op_of(int id)
+{
+	struct wire_op w = wire_ops[id];
+
+	if (w.proto == 0)
+		w = (struct wire_op){ PROTO_OP_OTHER_META, -1, 0 };
+	return w;
+}
+
+/* SERVER[:PORT], [V6ADDR][:PORT] or a bare IPv6 address; --port. */
+static int parse_target(const struct options *opt, struct target *t, char *why, size_t whylen)
+{
+	const char *s = opt->server, *port = NULL, *host_end;
+	size_t hostlen;
+	long p;
+
+	if (!s || !*s) {
+		snprintf(why, whylen, "no server given: %s NPROCS SERVER[:PORT]", opt->progname);
+		return -1;
+	}
+	if (s[0] == '[') {
+		host_end = strchr(s, ']');
+		if (!host_end || (host_end[1] && host_end[1] != ':')) {
+			snprintf(why, whylen, "server '%s': write an IPv6 address as [ADDR] or [ADDR]:PORT", s);
+			return -1;
+		}
+		s++;
+		port = host_end[1] ? host_end + 2 : NULL;
+	} else {
+		host_end = strchr(s, ':');
+		if (host_end && strchr(host_end + 1, ':'))
+			host_end = NULL;	/* a bare IPv6 address */
+		port = host_end ? host_end + 1 : NULL;
+		if (!host_end)
+			host_end = s + strlen(s);
+	}
+	hostlen = (size_t)(host_end - s);
+	if (hostlen == 0 || hostlen >= sizeof(t->host)) {
+		snprintf(why, whylen, "server '%s': no host name", opt->server);
+		return -1;
+	}
+	memcpy(t->host, s, hostlen);
+	t->host[hostlen] = '\0';
+	if (port) {
+		char *end;
+
+		errno = 0;
+		p = strtol(port, &end, 10);
+		if (errno || end == port || *end || p < 1 || p > 65535) {
+			snprintf(why, whylen, "server '%s': bad port '%s'", opt->server, port);
+			return -1;
+		}
+		if (opt->port && opt->port != p) {
+			snprintf(why, whylen, "server '%s' and --port %d name different ports",
+				 opt->server, opt->port);
+			return -1;
+		}
+	} else {
+		p = opt->port ? opt->port : TBENCH_DEFAULT_PORT;
+	}
+	snprintf(t->port, sizeof(t->port), "%ld", p);
+	snprintf(t->label, sizeof(t->label), strchr(t->host, ':') ? "[%s]:%s" : "%s:%s",
+		 t->host, t->port);
+	return 0;
+}
+
+static int parse_timeout(int *seconds, char *why, size_t whylen)
+{
+	char *end;
+	long v;
+
+	*seconds = DEFAULT_TIMEOUT_S;
+	if (!timeout_text)
+		return 0;
+	errno = 0;
+	v = strtol(timeout_text, &end, 10);
+	if (errno || end == timeout_text || *end || v < 1 || v > 86400) {
+		snprintf(why, whylen, "--server-timeout: '%s' is not a number of seconds in 1..86400",
+			 timeout_text);
+		return -1;
+	}
+	*seconds = (int)v;
+	return 0;
+}
+
+static void set_timeouts(int fd, int seconds)
+{
+	struct timeval tv = { .tv_sec = seconds };
+
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+}
+
+/* Connect one address within CONNECT_TIMEOUT_S; -1 with errno. */
+static int connect_addr(const struct addrinfo *ai, const struct sockopts *so, char *why,
+			size_t whylen)
+{
+	struct pollfd pfd;
+	socklen_t len = sizeof(int);
+	int fd, err = 0, flags;
+
+	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	if (sockopts_apply(fd, so, why, whylen) < 0) {
+		close(fd);
+		errno = 0;	/* why says it */
+		return -1;
+	}
+	flags = fcntl(fd, F_GETFL);
+	fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+	if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0) {
+		if (errno != EINPROGRESS)
+			goto fail;
+		pfd = (struct pollfd){ .fd = fd, .events = POLLOUT };
+		err = poll(&pfd, 1, CONNECT_TIMEOUT_S * 1000);
+		if (err == 0) {
+			errno = ETIMEDOUT;
+			goto fail;
+		}
+		if (err < 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0)
+			goto fail;
+		if (err) {
+			errno = err;
+			goto fail;
+		}
+	}
+	fcntl(fd, F_SETFL, flags);
+	return fd;
+fail:
+	err = errno;
+	close(fd);
+	errno = err;
+	return -1;
+}
+
+/* Resolve and connect, trying every address; -1 with one line in why. */
+static int connect_target(const struct target *t, const struct sockopts *so, char *why,
+			  size_t whylen)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV };
+	struct addrinfo *res, *ai;
+	int fd = -1, rc, err = 0;
+
+	rc = getaddrinfo(t->host, t->port, &hints, &res);
+	if (rc != 0) {
+		snprintf(why, whylen, "cannot resolve server '%s': %s", t->host,
+			 rc == EAI_SYSTEM ? strerror(errno) : gai_strerror(rc));
+		return -1;
+	}
+	why[0] = '\0';
+	for (ai = res; ai && fd < 0; ai = ai->ai_next) {
+		fd = connect_addr(ai, so, why, whylen);
+		if (fd < 0 && why[0]) {
+			freeaddrinfo(res);
+			return -1;
+		}
+		err = errno;
+	}
+	freeaddrinfo(res);
+	if (fd < 0)
+		snprintf(why, whylen, "cannot connect to %s: %s", t->label,
+			 err == ETIMEDOUT ? "no answer within 5 seconds" : strerror(err));
+	return fd;
+}
+
+/* Why an I/O call failed, in words. */
+static void io_error(struct sio *s, ssize_t rc, int err, const char *doing, char *why,
+		     size_t whylen)
+{
+	if (rc == 0)
+		snprintf(why, whylen, "server %s closed the connection (%s)", s->target.label, doing);
+	else if (err == EAGAIN || err == EWOULDBLOCK)
+		snprintf(why, whylen, "server %s did not answer for %d seconds (%s)",
+			 s->target.label, s->timeout, doing);
+	else if (err == EINTR)
+		snprintf(why, whylen, "interrupted (%s)", doing);
+	else
+		snprintf(why, whylen, "connection to server %s: %s (%s)", s->target.label,
+			 strerror(err), doing);
+}
+
+/* Should an interrupted call give up?  Only when the run stops. */
+static int interrupted(const struct client *c)
+{
+	return !c->sh || STAT_LOAD(c->sh->stop);
+}
+
+static int send_bytes(struct client *c, struct sio *s, const uint8_t *buf, size_t len, int more,
+		      char *why, size_t whylen)
+{
+	int flags = MSG_NOSIGNAL | (more ? MSG_MORE : 0);
+
+	while (len > 0) {
+		ssize_t rc = send(s->fd, buf, len, flags);
+
+		if (rc > 0) {
+			buf += rc;
+			len -= (size_t)rc;
+			client_count_net(c, (uint64_t)rc, 0);
+			continue;
+		}
+		if (rc < 0 && errno == EINTR && !interrupted(c))
+			continue;
+		io_error(s, rc < 0 ? -1 : 1, rc < 0 ? errno : ECONNRESET, "sending a request",
+			 why, whylen);
+		return -1;
+	}
+	return 0;
+}
+
+/* Receive at least `min` and at most `max` bytes into buf; bytes or -1. */
+static ssize_t recv_bytes(struct client *c, struct sio *s, uint8_t *buf, size_t min, size_t max,
+			  char *why, size_t whylen)
+{
+	size_t got = 0;
+
+	while (got < min) {
+		ssize_t rc = recv(s->fd, buf + got, max - got, 0);
+
+		if (rc > 0) {
+			got += (size_t)rc;
+			client_count_net(c, 0, (uint64_t)rc);
+			continue;
+		}
+		if (rc < 0 && errno == EINTR && !interrupted(c))
+			continue;
+		io_error(s, rc, errno, "waiting for a reply", why, whylen);
+		return -1;
+	}
+	return (ssize_t)got;
+}
+
+/* Send a request of `length` payload bytes; the first chunk goes with
+ * the header, so that a small request is one send. */
+static int send_request(struct client *c, struct sio *s, const struct frame_header *req,
+			char *why, size_t whylen)
+{
+	uint32_t first = req->length < SIO_CHUNK ? req->length : SIO_CHUNK;
+	uint32_t left = req->length - first;
+
+	frame_encode(req, s->out);
+	if (send_bytes(c, s, s->out, FRAME_HEADER_SIZE + first, left > 0, why, whylen) < 0)
+		return -1;
+	while (left > 0) {
+		uint32_t n = left < SIO_CHUNK ? left : SIO_CHUNK;
+
+		left -= n;
+		if (send_bytes(c, s, s->out + FRAME_HEADER_SIZE, n, left > 0, why, whylen) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Read and check the reply to `req`; a small reply comes in one recv. */
+static int read_reply(struct client *c, struct sio *s, const struct frame_header *req,
+		      struct frame_header *reply, char *why, size_t whylen)
+{
+	size_t max = (size_t)FRAME_HEADER_SIZE + req->want;
+	char problem[200];
+	uint64_t left;
+	ssize_t got;
+
+	if (max > sizeof(s->in))
+		max = sizeof(s->in);
+	got = recv_bytes(c, s, s->in, FRAME_HEADER_SIZE, max, why, whylen);
+	if (got < 0)
+		return -1;
+	frame_decode(s->in, reply);
+	if (frame_check(reply, FRAME_REPLY, problem, sizeof(problem)) != PROTO_OK) {
+		snprintf(why, whylen, "bad reply from server %s: %s", s->target.label, problem);
+		return -1;
+	}
+	if (reply->status == PROTO_ERR_BUSY) {
+		snprintf(why, whylen, "server %s refused the connection: it serves its maximum "
+			 "of clients (tbench_srv --max-clients)", s->target.label);
+		return -1;
+	}
+	if (frame_check_reply(reply, req, problem, sizeof(problem)) < 0) {
+		snprintf(why, whylen, "bad reply from server %s: %s", s->target.label, problem);
+		return -1;
+	}
+	if (reply->status != PROTO_OK) {
+		snprintf(why, whylen, "server %s: %s for %s", s->target.label,
+			 proto_status_name(reply->status), proto_op_name(req->op));
+		return -1;
+	}
+	left = reply->length - (uint64_t)(got - FRAME_HEADER_SIZE);
+	while (left > 0) {
+		size_t n = left < SIO_CHUNK ? (size_t)left : SIO_CHUNK;
+
+		got = recv_bytes(c, s, s->in, n, n, why, whylen);
+		if (got < 0)
+			return -1;
+		left -= (uint64_t)got;
+	}
+	return 0;
+}
+
+/* One request/reply exchange; -1 with one line in why. */
+static int exchange(struct client *c, struct sio *s, uint16_t op, uint32_t length,
+		    uint32_t want, char *why, size_t whylen)
+{
+	struct frame_header req, reply;
+
+	frame_request(&req, op, ++s->seq, length, want);
+	if (send_request(c, s, &req, why, whylen) < 0)
+		return -1;
+	return read_reply(c, s, &req, &reply, why, whylen);
+}
+
+/* Connect and Ping: the server is there and speaks our protocol. */
+static int open_connection(struct client *c, struct sio *s, const struct options *opt,
+			   char *why, size_t whylen)
+{
+	struct sockopts so;
+	char problem[200];
+
+	sockopts_init(&so);
+	if (parse_target(opt, &s->target, why, whylen) < 0 ||
+	    parse_timeout(&s->timeout, why, whylen) < 0)
+		return -1;
+	if (sockopts_parse(opt->tcp_options, &so, problem, sizeof(problem)) < 0) {
+		snprintf(why, whylen, "-T: %s", problem);
+		return -1;
+	}
+	s->fd = connect_target(&s->target, &so, why, whylen);
+	if (s->fd < 0)
+		return -1;
+	set_timeouts(s->fd, CONNECT_TIMEOUT_S);
+	if (exchange(c, s, PROTO_OP_PING, 0, 0, why, whylen) < 0)
+		return -1;
+	set_timeouts(s->fd, s->timeout);
+	return 0;
+}
+
+static struct sio *sio_new(void)
+{
+	struct sio *s = calloc(1, sizeof(*s));
+
+	if (s)
+		s->fd = -1;
+	return s;
+}
+
+static void sio_free(struct sio *s)
+{
+	if (!s)
+		return;
+	if (s->fd >= 0)
+		close(s->fd);
+	free(s);
+}
+
+/* In the parent: check the options and that the server answers, so that
+ * a wrong address or port is one line before any client starts. */
+static int sio_init(struct options *opt)
+{
+	struct client probe = { .opt = opt };
+	struct sio *s = sio_new();
+	char why[256];
+	int rc;
+
+	if (!s) {
+		fprintf(stderr, "%s: out of memory\n", opt->progname);
+		return -1;
+	}
+	rc = open_connection(&probe, s, opt, why, sizeof(why));
+	if (rc < 0)
+		fprintf(stderr, "%s: %s\n", opt->progname, why);
+	sio_free(s);
+	return rc;
+}
+
+static int sio_setup(struct client *c)
+{
+	struct sio *s = sio_new();
+
+	if (!s) {
+		snprintf(c->error, sizeof(c->error), "out of memory");
+		return -1;
+	}
+	c->priv = s;
+	return open_connection(c, s, c->opt, c->error, sizeof(c->error));
+}
+
+static void sio_teardown(struct client *c)
+{
+	sio_free(c->priv);
+	c->priv = NULL;
+}
+
+/* The server keeps no files: nothing exists, nothing is left to remove. */
+static int sio_remove_tree(struct client *c, const char *path)
+{
+	return 0;
+}
+
+static int sio_exists(struct client *c, const char *path)
+{
+	return 0;
+}
+
+/* The status a perfect server gives: what the loadfile expects. */
+static uint32_t expected_status(const struct op *op)
+{
+	enum status_domain domain = op_info[op->id].domain;
+
+	switch (op->expect.kind) {
+	case EXPECT_EXACT:
+		return op->expect.code;
+	case EXPECT_ERROR:
+		if (domain == DOMAIN_NT)
+			return NT_STATUS_UNSUCCESSFUL;
+		return domain == DOMAIN_NFS ? NFS3ERR_IO : NLM4_FAILED;
+	default:
+		return 0;	/* NT_STATUS_OK, NFS3_OK, NLM4_GRANTED */
+	}
+}
+
+static uint64_t nonneg(int64_t v)
+{
+	return v > 0 ? (uint64_t)v : 0;
+}
+
+/* The data size an op moves: for ReadX/WriteX what the loadfile expects
+ * the server to report (the 4th number), else the size asked for. */
+static uint64_t data_count(const struct client *c, const struct op *op, const struct wire_op *w)
+{
+	if (w->count < 0)
+		return 0;
+	if ((op->id == OP_READX || op->id == OP_WRITEX) && c->num[3] >= 0)
+		return (uint64_t)c->num[3];
+	return nonneg(c->num[w->count]);
+}
+
+static uint32_t sio_op(struct client *c, const struct op *op)
+{
+	struct sio *s = c->priv;
+	struct wire_op w = wire_op_of(op->id);
+	uint32_t status = expected_status(op);
+	int fails = !status_is_success(op_info[op->id].domain, status);
+	size_t len0 = op->npaths > 0 ? strlen(c->path[0]) + 1 : 0; /* + leading '\' */
+	size_t len1 = op->npaths > 1 ? strlen(c->path[1]) + 1 : 0;
+	uint64_t count = data_count(c, op, &w);
+	uint64_t left = count;
+	struct proto_sizes sz;
+
+	/* Writes carry the size asked for; a large transfer is split. */
+	if (op->id == OP_WRITEX)
+		left = nonneg(c->num[2]);
+	do {
+		uint64_t n = w.data && left > PROTO_MAX_DATA ? PROTO_MAX_DATA : left;
+
+		proto_op_sizes(w.proto, len0, len1, n, fails, &sz);
+		if (exchange(c, s, w.proto, sz.request, sz.reply, c->error, sizeof(c->error)) < 0)
+			return STATUS_FATAL;
+		left -= n;
+	} while (w.data && left > 0);
+	c->bytes = w.data && !fails ? count : 0;
+	return status;
+}
+
+const struct backend sockio_backend = {
+	.name = "sockio",
+	.description = "tbench: the network load of the ops against tbench_srv, no file I/O",
+	.options = sio_options,
+	.options_title = "tbench (sockio backend) options:",
+	.init = sio_init,
+	.setup = sio_setup,
+	.teardown = sio_teardown,
+	.remove_tree = sio_remove_tree,
+	.exists = sio_exists,
+	.op = {
+#define OP(sym, name, display, group, args, domain) [OP_##sym] = sio_op,
+#include "ops.def"
+#undef OP
+	},
+};

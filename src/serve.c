@@ -1,0 +1,252 @@
+/*
+ * serve.c - the server side of one tbench connection: read a header,
+ * check it, drop the payload, answer with the wanted reply; repeat.
+ *
+ * Framing errors end the connection (after a best-effort error reply, so
+ * that a client can say what went wrong); an unknown op in a well-formed
+ * frame only gets a PROTO_ERR_OP reply.  Memory is fixed: one allocation
+ * per connection holds an input buffer and an output buffer of one chunk
+ * each, whatever the client sends.
+ *
+ * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proto.h"
+#include "serve.h"
+
+/* One connection's buffers and counts. */
+struct conn {
+	const struct serve_io *io;
+	struct serve_counts *counts;
+	size_t start, end;	/* unread input: in[start..end) */
+	uint8_t in[SERVE_CHUNK]; /* input, read ahead up to a chunk */
+	uint8_t out[FRAME_HEADER_SIZE + SERVE_CHUNK]; /* header, then zeros */
+};
+
+/* Where a transfer stands, for the message when it stops. */
+struct xfer {
+	const char *what;	/* "header", "request payload", "reply" */
+	uint64_t want;		/* bytes it should move */
+};
+
+/* Turn a failed or short I/O into an end reason and a message. */
+static enum serve_end io_failed(ssize_t rc, int err, const struct xfer *x, uint64_t done,
+				char *why, size_t whylen)
+{
+	if (rc == 0) {
+		snprintf(why, whylen, "connection cut mid-frame: %llu of %llu %s bytes",
+			 (unsigned long long)done, (unsigned long long)x->want, x->what);
+		return SERVE_CUT;
+	}
+	if (err == EAGAIN || err == EWOULDBLOCK) {
+		snprintf(why, whylen, "timed out in the %s after %llu of %llu bytes",
+			 x->what, (unsigned long long)done, (unsigned long long)x->want);
+		return SERVE_TIMEOUT;
+	}
+	snprintf(why, whylen, "%s after %llu of %llu %s bytes", strerror(err),
+		 (unsigned long long)done, (unsigned long long)x->want, x->what);
+	return SERVE_IO;
+}
+
+/*
+ * Have a whole header in the input buffer, reading ahead as much as the
+ * socket offers (a small request arrives with one read).  Returns -1 at a
+ * clean end (nothing of a new header arrived), 0 when complete, or
+ * 1 + enum serve_end on failure.  A timeout before the first byte is
+ * idling, not an error.
+ */
+static int fill_header(struct conn *c, char *why, size_t whylen)
+{
+	static const struct xfer x = { "header", FRAME_HEADER_SIZE };
+
+	if (c->end - c->start >= FRAME_HEADER_SIZE)
+		return 0;
+	memmove(c->in, c->in + c->start, c->end - c->start);
+	c->end -= c->start;
+	c->start = 0;
+	while (c->end < FRAME_HEADER_SIZE) {
+		ssize_t rc = c->io->recv(c->io->ctx, c->in + c->end, sizeof(c->in) - c->end);
+
+		if (rc > 0) {
+			c->end += (size_t)rc;
+			c->counts->bytes_in += (uint64_t)rc;
+			continue;
+		}
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (c->end == 0 && rc < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			continue;
+		if (c->end == 0 && rc == 0) {
+			snprintf(why, whylen, "client closed the connection");
+			return -1;
+		}
+		return 1 + io_failed(rc, errno, &x, c->end, why, whylen);
+	}
+	return 0;
+}
+
+/* Drop `len` payload bytes, buffered ones first; SERVE_CLOSED on success. */
+static enum serve_end drop_payload(struct conn *c, uint32_t len, char *why, size_t whylen)
+{
+	const struct xfer x = { "request payload", len };
+	size_t buffered = c->end - c->start;
+	uint32_t done = buffered < len ? (uint32_t)buffered : len;
+
+	c->start += done;
+	while (done < len) {
+		size_t chunk = len - done < SERVE_CHUNK ? len - done : SERVE_CHUNK;
+		ssize_t rc = c->io->discard(c->io->ctx, chunk);
+
+		if (rc > 0) {
+			done += (uint32_t)rc;
+			c->counts->bytes_in += (uint64_t)rc;
+			continue;
+		}
+		if (rc < 0 && errno == EINTR)
+			continue;
+		return io_failed(rc, errno, &x, done, why, whylen);
+	}
+	return SERVE_CLOSED;
+}
+
+static enum serve_end send_all(struct conn *c, const uint8_t *buf, size_t len, int more,
+			       const struct xfer *x, uint64_t *done, char *why, size_t whylen)
+{
+	size_t sent = 0;
+
+	while (sent < len) {
+		ssize_t rc = c->io->send(c->io->ctx, buf + sent, len - sent, more);
+
+		if (rc > 0) {
+			sent += (size_t)rc;
+			*done += (uint64_t)rc;
+			c->counts->bytes_out += (uint64_t)rc;
+			continue;
+		}
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc == 0)	/* a send cannot end a stream: treat as reset */
+			errno = ECONNRESET;
+		return io_failed(-1, errno, x, *done, why, whylen);
+	}
+	return SERVE_CLOSED;
+}
+
+/*
+ * Send the reply header and `reply->length` zero bytes.  The header and
+ * the first chunk of payload go out in one send: a small reply is one
+ * segment.
+ */
+static enum serve_end send_reply(struct conn *c, const struct frame_header *reply,
+				 char *why, size_t whylen)
+{
+	const struct xfer x = { "reply", (uint64_t)FRAME_HEADER_SIZE + reply->length };
+	uint32_t first = reply->length < SERVE_CHUNK ? reply->length : SERVE_CHUNK;
+	uint32_t left = reply->length - first;
+	uint64_t done = 0;
+	enum serve_end end;
+
+	frame_encode(reply, c->out);
+	end = send_all(c, c->out, FRAME_HEADER_SIZE + first, left > 0, &x, &done, why, whylen);
+	while (end == SERVE_CLOSED && left > 0) {
+		uint32_t n = left < SERVE_CHUNK ? left : SERVE_CHUNK;
+
+		left -= n;
+		end = send_all(c, c->out + FRAME_HEADER_SIZE, n, left > 0, &x, &done, why, whylen);
+	}
+	return end;
+}
+
+/* A header failed the checks: tell the client (best effort), then end. */
+static enum serve_end reject(struct conn *c, const struct frame_header *req, int status,
+			     const char *problem, char *why, size_t whylen)
+{
+	struct frame_header reply;
+
+	frame_reply(&reply, req, (uint32_t)status, 0);
+	frame_encode(&reply, c->out);
+	if (c->io->send(c->io->ctx, c->out, FRAME_HEADER_SIZE, 0) == FRAME_HEADER_SIZE)
+		c->counts->bytes_out += FRAME_HEADER_SIZE;
+	snprintf(why, whylen, "%s", problem);
+	return SERVE_PROTOCOL;
+}
+
+#define GO_ON (-1)
+
+/* Serve one request: GO_ON, or how the connection ended. */
+static int serve_one(struct conn *c, char *why, size_t whylen)
+{
+	struct frame_header req, reply;
+	enum serve_end end;
+	char problem[160];
+	int rc, status;
+
+	rc = fill_header(c, why, whylen);
+	if (rc < 0)
+		return SERVE_CLOSED;
+	if (rc > 0)
+		return rc - 1;
+	frame_decode(c->in + c->start, &req);
+	c->start += FRAME_HEADER_SIZE;
+	status = frame_check(&req, FRAME_REQUEST, problem, sizeof(problem));
+	if (status != PROTO_OK)
+		return reject(c, &req, status, problem, why, whylen);
+	end = drop_payload(c, req.length, why, whylen);
+	if (end != SERVE_CLOSED)
+		return end;
+	if (proto_op_known(req.op)) {
+		frame_reply(&reply, &req, PROTO_OK, req.want);
+	} else {
+		frame_reply(&reply, &req, PROTO_ERR_OP, 0);
+		c->counts->bad_ops++;
+	}
+	end = send_reply(c, &reply, why, whylen);
+	if (end != SERVE_CLOSED)
+		return end;
+	c->counts->requests++;
+	return GO_ON;
+}
+
+enum serve_end serve_connection(const struct serve_io *io, struct serve_counts *counts,
+				char *why, size_t whylen)
+{
+	struct conn *c;
+	int rc;
+
+	memset(counts, 0, sizeof(*counts));
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		snprintf(why, whylen, "out of memory");
+		return SERVE_IO;
+	}
+	c->io = io;
+	c->counts = counts;
+	do {
+		rc = serve_one(c, why, whylen);
+	} while (rc == GO_ON);
+	free(c);
+	return (enum serve_end)rc;
+}
+
+const char *serve_end_name(enum serve_end end)
+{
+	switch (end) {
+	case SERVE_CLOSED:
+		return "closed";
+	case SERVE_CUT:
+		return "cut";
+	case SERVE_PROTOCOL:
+		return "protocol error";
+	case SERVE_TIMEOUT:
+		return "timeout";
+	case SERVE_IO:
+		return "I/O error";
+	}
+	return "?";
+}

@@ -1,0 +1,215 @@
+#!/usr/bin/env bats
+# tbench.bats - tbench (the sockio backend) against tbench_srv: runs over
+# IPv4 and IPv6, exact wire sizes, a server that dies or stalls mid-run,
+# bad server arguments, and nothing left behind.
+#
+# Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
+
+load ../lib/tbench
+
+CLASSIC=/usr/share/dbench/client.txt
+
+setup() {
+	tb_setup
+	# Through a link in $T, so that every process of the run names $T.
+	if [ -r "$CLASSIC" ]; then
+		ln -s "$CLASSIC" "$T/client.txt"
+	fi
+}
+
+teardown() {
+	tb_teardown
+}
+
+need_classic() {
+	[ -r "$CLASSIC" ] || skip "no $CLASSIC (Debian's dbench package)"
+}
+
+# A run's output is sane: exit 0, no mismatch, the classic ops, a positive
+# throughput for the given number of clients.
+assert_sane_run() {
+	local nclients=$1
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *" 0 mismatches"* ]]
+	[[ "$output" == *"NTCreateX"* ]]
+	[[ "$output" == *"ReadX"* ]]
+	[[ "$output" =~ Throughput\ ([0-9.]+)\ MB/sec\ +$nclients\ clients ]]
+	awk -v t="${BASH_REMATCH[1]}" 'BEGIN { exit !(t > 0) }'
+}
+
+@test "tbench: -t 3 2 127.0.0.1:PORT completes with sane output" {
+	need_classic
+	start_srv -b 127.0.0.1
+	run "$TBENCH" -c "$T/client.txt" -t 3 2 "127.0.0.1:$PORT"
+	assert_sane_run 2
+	stop_srv
+	assert_no_procs
+}
+
+@test "tbench: over ::1, as [::1]:PORT, as ::1 with --port" {
+	need_classic
+	have_ipv6 || skip "no IPv6 loopback"
+	start_srv -b ::1
+	run "$TBENCH" -c "$T/client.txt" -t 2 2 "[::1]:$PORT"
+	assert_sane_run 2
+	run "$TBENCH" -c "$T/client.txt" -t 1 1 ::1 --port "$PORT"
+	assert_sane_run 1
+	stop_srv
+	assert_no_procs
+}
+
+@test "tbench: two runs in a row against one server" {
+	need_classic
+	start_srv -b 127.0.0.1
+	run "$TBENCH" -c "$T/client.txt" -t 2 2 "127.0.0.1:$PORT"
+	assert_sane_run 2
+	run "$TBENCH" -c "$T/client.txt" -t 2 2 "127.0.0.1:$PORT"
+	assert_sane_run 2
+	stop_srv
+	assert_no_procs
+}
+
+@test "tbench: every op is one exchange of the documented size" {
+	cat >"$T/load.txt" <<-'LOAD'
+	NTCreateX "\clients\client1\f" 0x0 0x2 1 NT_STATUS_OK
+	WriteX 1 0 65536 65536 NT_STATUS_OK
+	ReadX 1 0 4096 4096 NT_STATUS_OK
+	QUERY_PATH_INFORMATION "\clients\client1\nofile" 1004 NT_STATUS_OBJECT_NAME_NOT_FOUND
+	Close 1 NT_STATUS_OK
+	LOAD
+	start_srv -b 127.0.0.1
+	run "$TBENCH" -c "$T/load.txt" --run-once 1 "127.0.0.1:$PORT"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	stop_srv
+	cat "$T/srv.log"
+	# Ping, then the five ops; 32-byte headers.  Requests: NTCreateX 52 +
+	# UTF-16 "\clients\client0\f" (2 x 19), WriteX 32 + 65536, ReadX 27,
+	# QUERY_PATH 42 + 2 x 24, Close 9.  Replies: 71, 15, 28 + 4096, an
+	# error reply of 3 (the expected status is a failure), 3.
+	grep -q "6 requests, 65976 bytes in, 4408 bytes out" "$T/srv.log"
+}
+
+@test "tbench: a large ReadX is split into frames of at most 16 MiB" {
+	cat >"$T/load.txt" <<-'LOAD'
+	NTCreateX "\clients\client1\f" 0x0 0x2 1 NT_STATUS_OK
+	ReadX 1 0 40000000 40000000 NT_STATUS_OK
+	Close 1 NT_STATUS_OK
+	LOAD
+	start_srv -b 127.0.0.1
+	run "$TBENCH" -c "$T/load.txt" --run-once 1 "127.0.0.1:$PORT"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	stop_srv
+	# Ping, NTCreateX, three ReadX frames, Close.
+	grep -q "6 requests, " "$T/srv.log"
+	! grep -q "protocol error" "$T/srv.log"
+}
+
+@test "tbench: the server stopped mid-run ends the run non-zero within seconds" {
+	need_classic
+	start_srv -b 127.0.0.1
+	"$TBENCH" -c "$T/client.txt" -t 60 2 "127.0.0.1:$PORT" >"$T/out" 2>"$T/err" 3>&- &
+	tb=$!
+	sleep 2
+	t0=$(date +%s)
+	stop_srv
+	rc=0
+	for i in $(seq 100); do
+		kill -0 "$tb" 2>/dev/null || break
+		sleep 0.1
+	done
+	wait "$tb" || rc=$?
+	t1=$(date +%s)
+	cat "$T/err"
+	[ "$rc" -ne 0 ]
+	[ $((t1 - t0)) -le 5 ]
+	grep -Eq "client [01] failed: (server 127.0.0.1:$PORT closed the connection|connection to server 127.0.0.1:$PORT: Connection reset by peer)" "$T/err"
+	assert_no_procs
+}
+
+@test "tbench: a server that stops answering is given up after --server-timeout" {
+	need_classic
+	start_srv -b 127.0.0.1
+	"$TBENCH" -c "$T/client.txt" --server-timeout 2 -t 60 1 "127.0.0.1:$PORT" \
+		>"$T/out" 2>"$T/err" 3>&- &
+	tb=$!
+	for i in $(seq 50); do
+		[ -n "$(srv_children)" ] && grep -q execute "$T/out" && break
+		sleep 0.1
+	done
+	kids=$(srv_children)
+	[ -n "$kids" ]
+	# shellcheck disable=SC2086
+	kill -STOP $kids
+	t0=$(date +%s)
+	rc=0
+	for i in $(seq 100); do
+		kill -0 "$tb" 2>/dev/null || break
+		sleep 0.1
+	done
+	wait "$tb" || rc=$?
+	t1=$(date +%s)
+	# shellcheck disable=SC2086
+	kill -CONT $kids
+	cat "$T/err"
+	[ "$rc" -ne 0 ]
+	[ $((t1 - t0)) -le 6 ]
+	grep -q "client 0 failed: server 127.0.0.1:$PORT did not answer for 2 seconds" "$T/err"
+	stop_srv
+}
+
+@test "tbench: a port nobody listens on is one clear line, exit 2" {
+	echo 'Close 1 NT_STATUS_OK' >"$T/load.txt"
+	port=$("$TBENCH_ABUSE" free-port 127.0.0.1)
+	run "$TBENCH" -c "$T/load.txt" -t 2 2 "127.0.0.1:$port"
+	echo "$output"
+	[ "$status" -eq 2 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[ "${lines[0]}" = "tbench: cannot connect to 127.0.0.1:$port: Connection refused" ]
+	assert_no_procs
+}
+
+@test "tbench: bad server arguments are one clear line, exit 2" {
+	echo 'Close 1 NT_STATUS_OK' >"$T/load.txt"
+	for args in "" "no.such.host.invalid" "127.0.0.1:0" "127.0.0.1:x" "[::1" \
+		    "127.0.0.1:7003 --port 7004" "127.0.0.1 -T NO_SUCH_OPT" \
+		    "127.0.0.1 --server-timeout 0"; do
+		# shellcheck disable=SC2086
+		run "$TBENCH" -c "$T/load.txt" -t 2 2 $args
+		echo "$args -> $status: $output"
+		[ "$status" -eq 2 ]
+		[ "${#lines[@]}" -eq 1 ]
+		[[ "${lines[0]}" == tbench:* ]]
+	done
+}
+
+@test "tbench: a server at --max-clients is named as the reason" {
+	need_classic
+	start_srv -b 127.0.0.1 --max-clients 1
+	run "$TBENCH" -c "$T/client.txt" -t 2 3 "127.0.0.1:$PORT"
+	echo "$output"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"refused the connection: it serves its maximum of clients (tbench_srv --max-clients)"* ]]
+	stop_srv
+	assert_no_procs
+}
+
+@test "tbench: a peer that is not tbench_srv is one clear line" {
+	echo 'Close 1 NT_STATUS_OK' >"$T/load.txt"
+	"$TBENCH_ABUSE" imposter 127.0.0.1 10 "$T/imposter.port" 3>&- &
+	imp=$!
+	for i in $(seq 50); do
+		[ -s "$T/imposter.port" ] && break
+		sleep 0.1
+	done
+	port=$(cat "$T/imposter.port")
+	run "$TBENCH" -c "$T/load.txt" -t 2 1 "127.0.0.1:$port"
+	echo "$output"
+	kill "$imp" 2>/dev/null || true
+	wait "$imp" || true
+	[ "$status" -eq 2 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "${lines[0]}" == "tbench: bad reply from server 127.0.0.1:$port: bad magic 0x5353482d"*"not a tbench peer" ]]
+}

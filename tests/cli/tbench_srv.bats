@@ -1,0 +1,276 @@
+#!/usr/bin/env bats
+# tbench_srv.bats - the tbench server: options, IPv4 and IPv6, every kind of
+# bad client, connection storms, limits, and clean stops.
+#
+# Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
+
+load ../lib/tbench
+
+setup() {
+	tb_setup
+}
+
+teardown() {
+	tb_teardown
+}
+
+@test "tbench_srv: --help lists the options, --version names the protocol" {
+	run "$TBENCH_SRV" --help
+	[ "$status" -eq 0 ]
+	for o in --port --bind --socket-options --max-clients --timeout --daemon \
+		 --foreground --pid-file --verbose --version; do
+		[[ "$output" == *"$o"* ]]
+	done
+	run "$TBENCH_SRV" --version
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"protocol version 1"* ]]
+}
+
+@test "tbench_srv: bad command lines get one line and exit 2" {
+	for args in "--port 70000" "--port x" "--bogus" "extra" "--max-clients 0" \
+		    "--timeout -1" "-t FOO" "-T SO_SNDBUF" "-t SO_RCVBUF=abc" \
+		    "-t TCP_NODELAY=2" "--daemon --foreground"; do
+		# shellcheck disable=SC2086
+		run "$TBENCH_SRV" $args
+		echo "$args -> $status: $output"
+		[ "$status" -eq 2 ]
+		[ "${#lines[@]}" -eq 1 ]
+		[[ "${lines[0]}" == tbench_srv:* ]]
+	done
+}
+
+@test "tbench_srv: an address it cannot use is one line and exit 1" {
+	run "$TBENCH_SRV" -b no.such.host.invalid -p 0
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *"cannot resolve bind address"* ]]
+	start_srv -b 127.0.0.1
+	run "$TBENCH_SRV" -b 127.0.0.1 -p "$PORT"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"cannot listen on 127.0.0.1:$PORT: Address already in use"* ]]
+	stop_srv
+}
+
+@test "tbench_srv: serves on 127.0.0.1" {
+	start_srv -b 127.0.0.1
+	grep -q "listening on 127.0.0.1:$PORT" "$T/srv.log"
+	run abuse 127.0.0.1 ping 100 100 1000
+	[ "$status" -eq 0 ]
+	run abuse 127.0.0.1 ops
+	[ "$status" -eq 0 ]
+	stop_srv
+}
+
+@test "tbench_srv: serves on ::1" {
+	have_ipv6 || skip "no IPv6 loopback"
+	start_srv -b ::1
+	grep -q "listening on \[::1\]:$PORT" "$T/srv.log"
+	run abuse ::1 ping 100 100 1000
+	[ "$status" -eq 0 ]
+	run abuse ::1 ops
+	[ "$status" -eq 0 ]
+	stop_srv
+}
+
+@test "tbench_srv: without -b it serves IPv4 and IPv6 on one port" {
+	start_srv
+	run abuse 127.0.0.1 ping 5
+	[ "$status" -eq 0 ]
+	if have_ipv6; then
+		run abuse ::1 ping 5
+		[ "$status" -eq 0 ]
+	fi
+	stop_srv
+	grep -q "127.0.0.1:[0-9]*: connected" "$T/srv.log"
+}
+
+@test "tbench_srv: -p takes a fixed port; two -b share it" {
+	have_ipv6 || skip "no IPv6 loopback"
+	port=$("$TBENCH_ABUSE" free-port 127.0.0.1)
+	start_srv -b 127.0.0.1 -b ::1 -p "$port"
+	[ "$PORT" -eq "$port" ]
+	run abuse 127.0.0.1 ping 3
+	[ "$status" -eq 0 ]
+	run abuse ::1 ping 3
+	[ "$status" -eq 0 ]
+	stop_srv
+}
+
+@test "tbench_srv: socket options are applied and logged nowhere as errors" {
+	start_srv -b 127.0.0.1 -t "TCP_NODELAY,SO_SNDBUF=65536" -T "SO_RCVBUF=131072 SO_KEEPALIVE"
+	run abuse 127.0.0.1 ping 20 100 200000
+	[ "$status" -eq 0 ]
+	stop_srv
+}
+
+@test "tbench_srv: every bad frame ends that connection only, with a logged reason" {
+	start_srv -b 127.0.0.1
+	for t in magic version oversize oversize-max want-oversize flags \
+		 reply-as-request reserved status; do
+		run abuse 127.0.0.1 "$t"
+		echo "$t: $output"
+		[ "$status" -eq 0 ]
+	done
+	run abuse 127.0.0.1 bad-op
+	[ "$status" -eq 0 ]
+	run abuse 127.0.0.1 garbage 100000
+	[ "$status" -eq 0 ]
+	run abuse 127.0.0.1 half-header
+	[ "$status" -eq 0 ]
+	run abuse 127.0.0.1 half-payload
+	[ "$status" -eq 0 ]
+	run abuse 127.0.0.1 no-read
+	[ "$status" -eq 0 ]
+	# Still up, and still right.
+	kill -0 "$SRV_PID"
+	run abuse 127.0.0.1 ping 50 60 65536
+	[ "$status" -eq 0 ]
+	sleep 0.3
+	grep -q "disconnected (protocol error): bad magic" "$T/srv.log"
+	grep -q "disconnected (protocol error): protocol version 99" "$T/srv.log"
+	grep -q "disconnected (protocol error): payload length 16777217 over the limit" "$T/srv.log"
+	grep -q "disconnected (cut): connection cut mid-frame: 13 of 32 header bytes" "$T/srv.log"
+	grep -q "disconnected (cut): connection cut mid-frame: 5000 of 100000 request payload" "$T/srv.log"
+	stop_srv
+}
+
+@test "tbench_srv: protocol errors are logged without -v too" {
+	"$TBENCH_SRV" -b 127.0.0.1 -p 0 --pid-file "$T/srv.pid" 2>"$T/srv.log" 3>&- &
+	for i in $(seq 100); do [ -s "$T/srv.pid" ] && break; sleep 0.05; done
+	SRV_PID=$(cat "$T/srv.pid")
+	PORT=$(ss -Hltnp | sed -n "s/.*127.0.0.1:\([0-9]*\) .*pid=$SRV_PID,.*/\1/p")
+	[ -n "$PORT" ]
+	run abuse 127.0.0.1 magic
+	[ "$status" -eq 0 ]
+	run abuse 127.0.0.1 ping 3
+	[ "$status" -eq 0 ]
+	stop_srv
+	[ "$(wc -l <"$T/srv.log")" -eq 1 ]
+	grep -q "disconnected (protocol error): bad magic" "$T/srv.log"
+}
+
+@test "tbench_srv: 200 connections at once, then business as usual" {
+	start_srv -b 127.0.0.1
+	run abuse 127.0.0.1 storm 200
+	echo "$output"
+	[ "$status" -eq 0 ]
+	run abuse 127.0.0.1 ping 10
+	[ "$status" -eq 0 ]
+	stop_srv
+}
+
+@test "tbench_srv: --max-clients refuses connections over the limit" {
+	start_srv -b 127.0.0.1 --max-clients 2
+	abuse 127.0.0.1 hold 3 >"$T/hold1" 3>&- &
+	h1=$!
+	abuse 127.0.0.1 hold 3 >"$T/hold2" 3>&- &
+	h2=$!
+	for i in $(seq 50); do
+		[ "$(srv_children | wc -l)" -eq 2 ] && break
+		sleep 0.1
+	done
+	run abuse 127.0.0.1 busy
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -q "refused: 2 connections already (--max-clients)" "$T/srv.log"
+	wait "$h1" "$h2"
+	run abuse 127.0.0.1 ping 3
+	[ "$status" -eq 0 ]
+	stop_srv
+}
+
+@test "tbench_srv: --timeout drops a connection stalled inside a frame" {
+	start_srv -b 127.0.0.1 --timeout 1
+	run abuse 127.0.0.1 stall 4
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -q "disconnected (timeout): timed out in the header after 2 of 32 bytes" "$T/srv.log"
+	stop_srv
+}
+
+@test "tbench_srv: SIGTERM stops it and every connection, nothing left behind" {
+	start_srv -b 127.0.0.1
+	holders=
+	for i in 1 2 3; do
+		abuse 127.0.0.1 hold 30 >/dev/null 3>&- &
+		holders="$holders $!"
+	done
+	for i in $(seq 50); do
+		[ "$(srv_children | wc -l)" -eq 3 ] && break
+		sleep 0.1
+	done
+	kids=$(srv_children)
+	[ "$(echo "$kids" | wc -l)" -eq 3 ]
+	stop_srv TERM
+	for k in $kids; do
+		! kill -0 "$k" 2>/dev/null
+	done
+	grep -q "stopped by Terminated; 3 connections ended" "$T/srv.log"
+	# The held clients see the connection end and exit on their own.
+	# shellcheck disable=SC2086
+	wait $holders
+}
+
+@test "tbench_srv: SIGINT stops it as SIGTERM does" {
+	start_srv -b 127.0.0.1
+	run abuse 127.0.0.1 ping 3
+	stop_srv INT
+}
+
+@test "tbench_srv: connection processes die with a killed server" {
+	start_srv -b 127.0.0.1
+	abuse 127.0.0.1 hold 30 >/dev/null 3>&- &
+	holder=$!
+	for i in $(seq 50); do
+		[ -n "$(srv_children)" ] && break
+		sleep 0.1
+	done
+	kid=$(srv_children)
+	[ -n "$kid" ]
+	kill -KILL "$SRV_PID"
+	for i in $(seq 50); do
+		kill -0 "$kid" 2>/dev/null || break
+		sleep 0.1
+	done
+	! kill -0 "$kid" 2>/dev/null
+	rm -f "$T/srv.pid"	# a killed server cannot remove it
+	assert_no_procs
+	wait "$holder" || true
+}
+
+@test "tbench_srv: --daemon detaches, writes its pid file, stops on SIGTERM" {
+	mkdir "$T/cwd"
+	cd "$T/cwd"
+	# Its stderr (kept for the log) must not be bats's pipe.
+	"$TBENCH_SRV" --daemon -b 127.0.0.1 -p 0 --pid-file "$T/srv.pid" 2>"$T/srv.log" 3>&-
+	[ -s "$T/srv.pid" ]
+	SRV_PID=$(cat "$T/srv.pid")
+	kill -0 "$SRV_PID"
+	# Detached: a session of its own.
+	[ "$(ps -o sid= -p "$SRV_PID" | tr -d ' ')" -eq "$SRV_PID" ]
+	PORT=$(ss -Hltnp | sed -n "s/.*127.0.0.1:\([0-9]*\) .*pid=$SRV_PID,.*/\1/p")
+	run abuse 127.0.0.1 ping 3
+	[ "$status" -eq 0 ]
+	kill -TERM "$SRV_PID"
+	for i in $(seq 50); do
+		kill -0 "$SRV_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	! kill -0 "$SRV_PID" 2>/dev/null
+	[ ! -e "$T/srv.pid" ]
+	assert_no_procs
+	# It wrote nothing but its pid file.
+	[ -z "$(ls -A "$T/cwd")" ]
+}
+
+@test "tbench_srv: it writes no file but its pid file" {
+	mkdir "$T/cwd"
+	cd "$T/cwd"
+	start_srv -b 127.0.0.1
+	run abuse 127.0.0.1 ops
+	[ "$status" -eq 0 ]
+	run abuse 127.0.0.1 garbage
+	stop_srv
+	[ -z "$(ls -A "$T/cwd")" ]
+	[ "$(ls -A "$T" | sort | tr '\n' ' ')" = "cwd srv.log " ]
+}

@@ -1,0 +1,108 @@
+# tbench.bash - bats helpers for the tbench tests: a private tbench_srv on
+# a free port, the test client, and checks that nothing is left behind.
+#
+# DBENCH_BUILDDIR is the build tree (make check sets it; by hand it
+# defaults to build/ of this source tree, then the source tree itself).
+#
+# Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
+
+TB_TOP=$(cd "$(dirname "$BATS_TEST_FILENAME")/../.." && pwd)
+if [ -z "${DBENCH_BUILDDIR:-}" ]; then
+	if [ -x "$TB_TOP/build/src/tbench_srv" ]; then
+		DBENCH_BUILDDIR=$TB_TOP/build
+	else
+		DBENCH_BUILDDIR=$TB_TOP
+	fi
+fi
+TBENCH_SRV=${TBENCH_SRV:-$DBENCH_BUILDDIR/src/tbench_srv}
+TBENCH_ABUSE=${TBENCH_ABUSE:-$DBENCH_BUILDDIR/tests/tools/tbench_abuse}
+TBENCH=${TBENCH:-$DBENCH_BUILDDIR/src/tbench}
+
+# A private temp dir per test: $T.  Every server started here has $T in
+# its command line (the pid file), which is how leftovers are found.
+tb_setup() {
+	T=$(mktemp -d /tmp/tbench-test.XXXXXX)
+	SRV_PID=
+	PORT=
+}
+
+tb_teardown() {
+	local pid
+	[ -n "${T:-}" ] || return 0
+	for pid in $(pgrep -f -- "$T"); do
+		kill -KILL "$pid" 2>/dev/null || true
+	done
+	rm -rf "$T"
+}
+
+# Is IPv6 loopback usable here?
+have_ipv6() {
+	"$TBENCH_ABUSE" free-port ::1 >/dev/null 2>&1
+}
+
+# start_srv [OPTION...]: start tbench_srv -v -p 0 (unless -p is given) with
+# a pid file in $T; wait until it listens; set SRV_PID and PORT.
+start_srv() {
+	local port_opt="-p 0" a i
+	for a in "$@"; do
+		case $a in -p|--port|--port=*) port_opt= ;; esac
+	done
+	# shellcheck disable=SC2086
+	"$TBENCH_SRV" -v $port_opt --pid-file "$T/srv.pid" "$@" 2>"$T/srv.log" 3>&- &
+	for i in $(seq 100); do
+		if [ -s "$T/srv.pid" ]; then
+			SRV_PID=$(cat "$T/srv.pid")
+			PORT=$(sed -n 's/.*listening on .*:\([0-9]*\).*/\1/p' "$T/srv.log" | head -1)
+			[ -n "$PORT" ] && return 0
+		fi
+		sleep 0.05
+	done
+	echo "tbench_srv did not start:" >&2
+	cat "$T/srv.log" >&2
+	return 1
+}
+
+# The server's connection processes.
+srv_children() {
+	pgrep -P "$SRV_PID" || true
+}
+
+# stop_srv [SIGNAL]: stop the server; it must exit 0 within 5 s and leave
+# no process and no pid file behind.
+stop_srv() {
+	local sig=${1:-TERM} i
+	kill -"$sig" "$SRV_PID"
+	for i in $(seq 50); do
+		kill -0 "$SRV_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$SRV_PID" 2>/dev/null; then
+		echo "tbench_srv still runs 5 s after SIG$sig" >&2
+		return 1
+	fi
+	wait "$SRV_PID" 2>/dev/null || true
+	assert_no_procs
+	if [ -e "$T/srv.pid" ]; then
+		echo "pid file left behind" >&2
+		return 1
+	fi
+}
+
+# No process whose command line names $T is left (within 5 s).
+assert_no_procs() {
+	local i
+	for i in $(seq 50); do
+		pgrep -f -- "$T" >/dev/null || return 0
+		sleep 0.1
+	done
+	echo "processes left behind:" >&2
+	pgrep -af -- "$T" >&2
+	return 1
+}
+
+# abuse HOST TEST [ARGS]: run the test client against the server.
+abuse() {
+	local host=$1
+	shift
+	"$TBENCH_ABUSE" "$host" "$PORT" "$@"
+}
