@@ -27,7 +27,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
+#include <linux/tcp.h>
 #include <netdb.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <popt.h>
 #include <stdarg.h>
@@ -2428,12 +2431,30 @@ fail:
 	return NULL;
 }
 
+/* The bytes a connection carried (TCP payload, both ways), for the
+ * report's network line: the kernel counts them, so the client does no
+ * work per op for it. */
+static void count_wire_bytes(struct client *c, struct rpc_context *rpc)
+{
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+	int fd = rpc ? rpc_get_fd(rpc) : -1;
+
+	memset(&ti, 0, sizeof(ti));
+	if (fd < 0 || getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) < 0 ||
+	    len < offsetof(struct tcp_info, tcpi_bytes_received) + sizeof(ti.tcpi_bytes_received))
+		return;
+	client_count_net(c, ti.tcpi_bytes_acked, ti.tcpi_bytes_received);
+}
+
 static void nfsb_teardown(struct client *c)
 {
 	struct nfsb *nb = c->priv;
 
 	if (!nb)
 		return;
+	count_wire_bytes(c, nb->rpc);
+	count_wire_bytes(c, nb->nlm);
 #if NLM_BUILT
 	if (nb->nlm) {
 		for (uint32_t i = 0; i < nb->nfiles && !nb->dead; i++)
