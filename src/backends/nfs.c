@@ -161,7 +161,7 @@ struct fhandle {
 struct cache_entry {
 	char *path;		/* key, relative to the export; NULL: free slot */
 	uint64_t hash;		/* of path */
-	struct fhandle fh;
+	struct fhandle fh;	/* its handle */
 	uint8_t type;		/* ftype3 (NF3REG, NF3DIR, ...), 0 unknown */
 };
 
@@ -173,42 +173,42 @@ struct fh_cache {
 
 /* What a path resolved to. */
 struct lookup {
-	struct fhandle fh;
+	struct fhandle fh;	/* the object's handle */
 	uint8_t type;		/* ftype3, 0 unknown */
 	bool cached;		/* came from the cache (may be stale) */
 	bool in_parent;		/* failed on a directory on the way */
 };
 
 struct nb_lock {
-	uint64_t offset;	/* a range this handle holds */
-	uint64_t length;
+	uint64_t offset;	/* a range this handle holds: start */
+	uint64_t length;	/* and length */
 };
 
 /* A netbench file number (op->handle). */
 struct nb_file {
-	bool open;
-	bool is_dir;
+	bool open;		/* the number names an open file */
+	bool is_dir;		/* a directory was opened */
 	bool delete_on_close;	/* remove it at Close */
 	bool dirty;		/* UNSTABLE writes since the last COMMIT3 */
-	struct fhandle fh;
+	struct fhandle fh;	/* the file's handle */
 	char *path;		/* as opened, for delete-on-close */
-	size_t path_cap;
+	size_t path_cap;	/* bytes allocated for path */
 	struct nb_lock *locks;	/* ranges held (LockX) */
-	uint16_t nlocks;
-	uint16_t lock_cap;
+	uint16_t nlocks;	/* in locks */
+	uint16_t lock_cap;	/* allocated in locks */
 };
 
 /* One entry of a directory listing. */
 struct dir_entry {
-	char *name;
+	char *name;		/* allocated */
 	uint8_t type;		/* ftype3, 0 unknown */
-	bool have_fh;
-	struct fhandle fh;
+	bool have_fh;		/* the reply carried its handle */
+	struct fhandle fh;	/* that handle */
 };
 
 struct dir_list {
-	struct dir_entry *e;
-	size_t n, cap;
+	struct dir_entry *e;	/* entries */
+	size_t n, cap;		/* used, allocated */
 };
 
 struct nfsb;
@@ -229,7 +229,7 @@ struct reply {
 	uint32_t committed;	/* WRITE3: stable_how the server used */
 	bool eof;		/* READ3, READDIRPLUS3: the end was reached */
 	uint64_t cookie;	/* READDIRPLUS3: where the next page starts */
-	char verf[NFS3_COOKIEVERFSIZE];
+	char verf[NFS3_COOKIEVERFSIZE]; /* READDIRPLUS3: the cookie verifier */
 	uint32_t entries;	/* READDIRPLUS3: entries in the reply */
 	char error[200];	/* RPC_STATUS_ERROR: libnfs's text */
 };
@@ -1633,6 +1633,18 @@ static void file_open(struct nb_file *f, const struct lookup *lk, const char *pa
 	file_set_path(f, path);
 }
 
+static uint32_t release_locks(struct client *c, struct nfsb *nb, struct nb_file *f);
+
+/* A trace may open a file number that is still open: the old file's locks
+ * go (its unstable writes stay with the server, as a client that drops a
+ * descriptor without closing leaves them). */
+static uint32_t file_reuse(struct client *c, struct nfsb *nb, struct nb_file *f)
+{
+	if (!f->open || !f->nlocks)
+		return NFS3_OK;
+	return release_locks(c, nb, f) == STATUS_FATAL ? STATUS_FATAL : NFS3_OK;
+}
+
 /* A new object's handle from CREATE3/MKDIR3, or its LOOKUP3 if the server
  * did not send one. */
 static uint32_t new_object(struct client *c, struct nfsb *nb, const char *path, struct lookup *lk,
@@ -1686,6 +1698,8 @@ static uint32_t nfsb_ntcreatex(struct client *c, const struct op *op)
 			if (st != NFS3_OK)
 				return nt(st, false);
 		}
+		if (file_reuse(c, nb, f) == STATUS_FATAL)
+			return STATUS_FATAL;
 		file_open(f, &lk, path, lk.type == NF3DIR);
 		goto opened;
 	}
@@ -1705,6 +1719,8 @@ create:
 	if (st != NFS3_OK)
 		return nt(st, false);
 	st = new_object(c, nb, path, &lk, want_dir ? NF3DIR : NF3REG);
+	if (st == NFS3_OK)
+		st = file_reuse(c, nb, f);
 	if (st != NFS3_OK)
 		return nt(st, false);
 	file_open(f, &lk, path, want_dir);
@@ -2250,6 +2266,8 @@ static uint32_t nfsb_smb_open(struct client *c, const struct op *op)
 				return nt(st, false);
 		}
 	}
+	if (file_reuse(c, nb, f) == STATUS_FATAL)
+		return STATUS_FATAL;
 	file_open(f, &lk, path, false);
 	return NT_STATUS_OK;
 }
