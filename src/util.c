@@ -149,3 +149,30 @@ int write_all(int fd, const void *buf, size_t len)
 	}
 	return 0;
 }
+
+bool wildcard_match(const char *pat, const char *name)
+{
+	const char *star = NULL, *resume = NULL;
+
+	while (*name) {
+		if (*pat == '*') {
+			star = pat++;
+			resume = name;
+		} else if (*pat == '?' || (*pat && (*pat | 0x20) == (*name | 0x20) &&
+					    ((*pat >= 'A' && *pat <= 'Z') || (*pat >= 'a' && *pat <= 'z')))) {
+			pat++;
+			name++;
+		} else if (*pat && *pat == *name) {
+			pat++;
+			name++;
+		} else if (star) {
+			pat = star + 1;
+			name = ++resume;
+		} else {
+			return false;
+		}
+	}
+	while (*pat == '*')
+		pat++;
+	return *pat == '\0';
+}
