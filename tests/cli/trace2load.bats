@@ -393,6 +393,45 @@ READ3 "/clients/client1/x" 0 4096 NFS3_OK' ]
 	[[ "$output" == *" 0 mismatches"* ]]
 }
 
+@test "trace2load: NLM locks captured become LOCK4, TEST4, UNLOCK4 and replay" {
+	need_capture_tools
+	backend_built nfs || skip "the nfs backend is not built"
+	NFS_ENABLE_NLM=1 srv_start_or_skip nfs_ns_start
+	loadfile nlm.load <<'EOF'
+Deltree "/clients/client1" NT_STATUS_OK
+MKDIR3 "/clients" *
+MKDIR3 "/clients/client1" *
+CREATE3 "/clients/client1/f" 0 NFS3_OK
+WRITE3 "/clients/client1/f" 0 4096 2 NFS3_OK
+LOCK4 "/clients/client1/f" 0 100 NLM4_GRANTED
+TEST4 "/clients/client1/f" 0 10 NLM4_GRANTED
+UNLOCK4 "/clients/client1/f" 100 100 NLM4_GRANTED
+UNLOCK4 "/clients/client1/f" 0 100 NLM4_GRANTED
+EOF
+	# NLM's port comes from the portmapper: everything in the namespace
+	cap_start "$T/nlm.pcapng" "tcp or udp" nsenter -t "$NFS_NS_PID" -n
+	run nfs_ns_exec "$DBENCH" -B nfs --server 127.0.0.1 --export /export --enable-nlm --run-once \
+		-c "$T/nlm.load" 1
+	[ "$status" -eq 0 ]
+	cap_stop
+
+	run "$T2L" --nfs-port 20048 --root /export/clients/client0 --zero-timestamps -o "$T/rt.load" "$T/nlm.pcapng"
+	[ "$status" -eq 0 ]
+	grep -v '^#' "$T/rt.load" | grep -E '^(LOCK4|TEST4|UNLOCK4) ' >"$T/got"
+	diff - "$T/got" <<'EOF'
+LOCK4 "/clients/client1/f" 0 100 NLM4_GRANTED
+TEST4 "/clients/client1/f" 0 10 NLM4_GRANTED
+UNLOCK4 "/clients/client1/f" 100 100 NLM4_GRANTED
+UNLOCK4 "/clients/client1/f" 0 100 NLM4_GRANTED
+EOF
+	nfs_stop
+	NFS_ENABLE_NLM=1 srv_start_or_skip nfs_ns_start
+	run nfs_ns_exec "$DBENCH" -B nfs --server 127.0.0.1 --export /export --enable-nlm --run-once \
+		-c "$T/rt.load" 2
+	[ "$status" -eq 0 ]
+	[[ "$output" == *" 0 mismatches"* ]]
+}
+
 @test "trace2load: a truncated or corrupt NFS capture is a clear error, not a crash" {
 	need_capture_tools
 	srv_start_or_skip nfs_ns_start

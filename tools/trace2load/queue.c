@@ -124,8 +124,9 @@ void out_start(struct t2l *t)
 	make_printable(name);
 	out_comment(t, "dbench loadfile made by dbench-trace2load from %s (%s).", name,
 		    t->protocol == PROTO_SMB2 ? "SMB2" : "NFSv3");
-	out_comment(t, "Replay: dbench -B %s ... -c THIS_FILE NPROCS; see dbench-trace2load(1).",
-		    t->protocol == PROTO_SMB2 ? "smb" : "nfs");
+	out_comment(t, "Replay: dbench %s -c THIS_FILE NPROCS; see dbench-trace2load(1).",
+		    t->protocol == PROTO_SMB2 ? "-B smb --smb-share //SERVER/SHARE" :
+						"-B nfs --server SERVER --export /EXPORT");
 	if (t->opt->header)
 		prologue(t, t->opt->zero_timestamps ? "" : "0.000000 ");
 	if (t->protocol == PROTO_SMB2 && t->smb_root_text[0])
