@@ -19,11 +19,14 @@ setup() {
 	source "$BATS_TEST_DIRNAME/../lib/nfs.sh"
 	T2L=${T2L:-$(dirname "$DBENCH")/../tools/dbench-trace2load}
 	DATA=$DBENCH_SRCDIR/tests/cli/trace2load-data
-	FAKE=$DBENCH_SRCDIR/tests/cli/trace2load-fake-tshark.sh
 	CAP_PID=
 	CAP_FILE=
 	CAP_PREFIX=()
 	make_tmp
+	# a copy that is surely executable (a source tree may be read-only)
+	FAKE=$T/fake-tshark
+	cp "$DBENCH_SRCDIR/tests/cli/trace2load-fake-tshark.sh" "$FAKE"
+	chmod +x "$FAKE"
 }
 
 teardown() {
