@@ -99,7 +99,7 @@ pcapng_blocks() {
 need_capture_tools() {
 	local missing
 
-	missing=$(srv_missing dumpcap tshark)
+	missing=$(srv_missing dumpcap tshark editcap)
 	[ -z "$missing" ] || skip "$missing is not installed"
 	[ "$(id -u)" = 0 ] || skip "capturing needs root"
 }
