@@ -64,10 +64,8 @@ struct nfs_state {
 	struct hmap names;		/* (parent pointer, name) -> fh_entry */
 	char root[1024];		/* server path that becomes /clients/client1 */
 	bool have_root;			/* root set (option or first mount) */
-	bool root_from_option;		/* --root gave it */
 	bool saw_mount;			/* a MNT reply was seen */
 	uint64_t nfs2, nfs4;		/* calls of other NFS versions */
-	uint64_t rpc_other;		/* RPC messages of other programs */
 };
 
 /* One READDIRPLUS entry with a handle. */
@@ -786,10 +784,8 @@ static void on_call(struct t2l *t, const struct packet *pkt, const struct jnode 
 	if (!jnum(rpc, "rpc.program", &program) || !jnum(rpc, "rpc.programversion", &vers) ||
 	    !jnum(rpc, "rpc.procedure", &proc) || vers > UINT32_MAX || proc > UINT32_MAX)
 		return;
-	if (program != PROG_NFS && program != PROG_MOUNT && program != PROG_NLM) {
-		s->rpc_other++;
-		return;
-	}
+	if (program != PROG_NFS && program != PROG_MOUNT && program != PROG_NLM)
+		return;		/* portmap and the like */
 	if (!conversation_wanted(t, &conv)) {
 		t->n.filtered++;
 		return;
@@ -858,12 +854,10 @@ static void on_reply(struct t2l *t, const struct packet *pkt, const struct jnode
 	queue_complete(t, rec, (uint32_t)status);
 }
 
-void nfs_message(struct t2l *t, const struct packet *pkt, const struct jnode *rpc, const struct jnode *prog,
-		 const char *prog_name)
+void nfs_message(struct t2l *t, const struct packet *pkt, const struct jnode *rpc, const struct jnode *prog)
 {
 	uint64_t xid, msgtyp;
 
-	(void)prog_name;
 	if (!pkt->have_addr || !jnum(rpc, "rpc.xid", &xid) || xid > UINT32_MAX ||
 	    !jnum(rpc, "rpc.msgtyp", &msgtyp))
 		return;
@@ -882,7 +876,6 @@ bool nfs_set_root_option(struct t2l *t, const char *root)
 		return false;
 	normalize_server_path(path, t->nfs->root, sizeof(t->nfs->root));
 	t->nfs->have_root = true;
-	t->nfs->root_from_option = true;
 	snprintf(t->nfs_root_text, sizeof(t->nfs_root_text), "root: %s (on the server, --root) is /clients/client1",
 		 t->nfs->root);
 	return true;

@@ -1180,6 +1180,9 @@ void smb2_summary(struct t2l *t, FILE *f)
 	if (s->encrypted)
 		fprintf(f, "  note: %llu encrypted or compressed SMB3 messages could not be read (capture with encryption off, or give tshark the session keys)\n",
 			(unsigned long long)s->encrypted);
+	if (s->unknown_tree)
+		fprintf(f, "  note: %llu calls on trees whose tree connect is not in the capture were taken as on the root share\n",
+			(unsigned long long)s->unknown_tree);
 	if (s->have_root)
 		fprintf(f, "  root: share %s%s%s -> \\clients\\client1\n", s->root_share[0] ? s->root_share : "(unknown)",
 			s->root_sub[0] ? "\\" : "", s->root_sub);

@@ -271,7 +271,7 @@ void nfs_free(struct t2l *t);
 /* One RPC message: its rpc tree and the tree of its program (nfs, mount,
  * nlm), which may be NULL. */
 void nfs_message(struct t2l *t, const struct packet *pkt, const struct jnode *rpc,
-		 const struct jnode *prog, const char *prog_name);
+		 const struct jnode *prog);
 void nfs_summary(struct t2l *t, FILE *f);
 /* --root for NFS: "[host:]/path"; false when it is not one. */
 bool nfs_set_root_option(struct t2l *t, const char *root);

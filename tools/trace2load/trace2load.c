@@ -516,7 +516,6 @@ static void read_ports(const struct jnode *layer, const char *src, const char *d
 struct message {
 	const struct jnode *node;	/* the rpc or smb2 layer */
 	const struct jnode *prog;	/* rpc: the nfs/mount/nlm layer after it */
-	const char *prog_name;		/* its name */
 };
 
 static void process_packet(struct t2l *t, const struct jnode *pkt, int64_t *last_ns)
@@ -551,7 +550,6 @@ static void process_packet(struct t2l *t, const struct jnode *pkt, int64_t *last
 		} else if ((strcmp(l->key, "nfs") == 0 || strcmp(l->key, "mount") == 0 || strcmp(l->key, "nlm") == 0) &&
 			   n > 0 && strcmp(msgs[n - 1].node->key, "rpc") == 0 && !msgs[n - 1].prog) {
 			msgs[n - 1].prog = l;
-			msgs[n - 1].prog_name = l->key;
 		} else if (strcmp(l->key, "smb") == 0) {
 			t->n.smb1++;
 		}
@@ -560,7 +558,7 @@ static void process_packet(struct t2l *t, const struct jnode *pkt, int64_t *last
 	*last_ns = p.t_ns;
 	for (int i = 0; i < n; i++) {
 		if (strcmp(msgs[i].node->key, "rpc") == 0)
-			nfs_message(t, &p, msgs[i].node, msgs[i].prog, msgs[i].prog_name);
+			nfs_message(t, &p, msgs[i].node, msgs[i].prog);
 		else
 			smb2_message(t, &p, msgs[i].node);
 	}
