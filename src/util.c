@@ -44,7 +44,7 @@ void rng_seed(uint64_t s[2], uint64_t seed, uint64_t stream)
 		s[1] = 1;
 }
 
-static void vmessage(const char *fmt, va_list ap)
+static void __attribute__((format(printf, 1, 0))) vmessage(const char *fmt, va_list ap)
 {
 	char buf[1024];
 
