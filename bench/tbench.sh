@@ -101,7 +101,7 @@ pin_client() { case $1 in split) echo "taskset -c 1" ;; one) echo "taskset -c 0"
 # start_servers MODE: both servers in the namespace, pinned as MODE says;
 # sets OURS_PID, OURS_PORT, THEIRS_PID.
 start_servers() {
-	local i
+	local _
 	rm -f "$W/srv.pid" "$W/srv.log"
 	# shellcheck disable=SC2046
 	ip netns exec "$NS" $(pin_server "$1") "$OURS_SRV" -v -p 0 -b 127.0.0.1 \
@@ -110,7 +110,7 @@ start_servers() {
 	ip netns exec "$NS" $(pin_server "$1") "$THEIRS_SRV" >"$W/srv4.log" 2>&1 &
 	THEIRS_PID=$!
 	SRV_PIDS+=("$THEIRS_PID")
-	for i in $(seq 100); do
+	for _ in $(seq 100); do
 		[ -s "$W/srv.pid" ] && grep -q listening "$W/srv.log" && break
 		sleep 0.05
 	done
@@ -121,7 +121,7 @@ start_servers() {
 		echo "$OURS_PID" >"$CG/ours/cgroup.procs"
 		echo "$THEIRS_PID" >"$CG/theirs/cgroup.procs"
 	fi
-	for i in $(seq 100); do
+	for _ in $(seq 100); do
 		ip netns exec "$NS" ss -Hltn 'sport = :7003' | grep -q LISTEN && break
 		sleep 0.05
 	done
@@ -183,7 +183,7 @@ for mode in $PINNING; do
 	start_servers "$mode"
 	for n in $CLIENTS; do
 		: >"$W/theirs" ; : >"$W/ours"
-		for round in $(seq "$ROUNDS"); do
+		for _ in $(seq "$ROUNDS"); do
 			run_one theirs "$mode" "$n" >>"$W/theirs"
 			run_one ours "$mode" "$n" >>"$W/ours"
 		done
