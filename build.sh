@@ -56,6 +56,7 @@ sanitize)
 	san="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
 	configure_and_make build-asan CFLAGS="$san" LDFLAGS="-fsanitize=address,undefined"
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+		LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0" \
 		make -C build-asan check -j"$(nproc)"
 	;;
 *)

@@ -103,6 +103,10 @@ struct backend {
 	uint32_t (*op[OP_COUNT])(struct client *c, const struct op *op);
 };
 
+/* A network backend counts the bytes it sends and receives (all phases),
+ * for the report's network line. */
+void client_count_net(struct client *c, uint64_t sent, uint64_t received);
+
 /* The optional backends' names, for --help. */
 #if defined(HAVE_SMB) && defined(HAVE_NFS)
 #define BACKEND_LIST_HELP ", smb, nfs"

@@ -402,6 +402,14 @@ int client_advance(struct client *c, uint64_t *nowp, const volatile int *local_s
 	return rc;
 }
 
+void client_count_net(struct client *c, uint64_t sent, uint64_t received)
+{
+	if (!c->slot || c->cleanup_only)
+		return;
+	STAT_STORE(c->slot->net_sent, c->slot->net_sent + sent);
+	STAT_STORE(c->slot->net_received, c->slot->net_received + received);
+}
+
 void client_start(struct client *c, uint64_t release_ns, uint64_t measure_start_ns)
 {
 	c->release_ns = release_ns;

@@ -22,6 +22,7 @@
 #include "latency.h"
 #include "loadfile.h"
 #include "options.h"
+#include "report.h"
 #include "series.h"
 #include "util.h"
 
@@ -282,6 +283,23 @@ static json_t *series_json(const struct series *ser)
 	return arr;
 }
 
+static json_t *resources_json(const struct shared *sh)
+{
+	struct client_resources r;
+	double per;
+
+	client_resources(sh, &r);
+	per = r.ops ? 1.0 / (double)r.ops : 0;
+	return json_pack("{s:I s:f s:f s:f s:f s:I s:I}",
+			 "ops_all_phases", (json_int_t)r.ops,
+			 "user_cpu_sec", (double)r.user_ns / 1e9,
+			 "system_cpu_sec", (double)r.sys_ns / 1e9,
+			 "user_us_per_op", (double)r.user_ns / 1e3 * per,
+			 "system_us_per_op", (double)r.sys_ns / 1e3 * per,
+			 "network_bytes_sent", (json_int_t)r.net_sent,
+			 "network_bytes_received", (json_int_t)r.net_received);
+}
+
 static json_t *results_json(const struct program *prog, const struct shared *sh,
 			    const struct run_result *res, const struct result_totals *t)
 {
@@ -307,6 +325,7 @@ static json_t *results_json(const struct program *prog, const struct shared *sh,
 	set(obj, "schedule_lag", paced ? figures_json(&t->lag, t->lag.count, true) : json_null());
 	set(obj, "response_from_schedule",
 	    paced ? figures_json(&t->response, t->response.count, true) : json_null());
+	set(obj, "client_resources", resources_json(sh));
 	return obj;
 }
 

@@ -201,6 +201,40 @@ static void per_client(const struct program *prog, struct shared *sh)
 	free(tot);
 }
 
+/* The clients' own cost (CPU from release to the end of their runs) and,
+ * for network backends, the bytes on the wire; both over all phases, so
+ * given per op of all phases. */
+void client_resources(const struct shared *sh, struct client_resources *r)
+{
+	memset(r, 0, sizeof(*r));
+	for (int i = 0; i < sh->nclients; i++) {
+		const struct slot *s = shared_slot(sh, i);
+
+		r->user_ns += s->cpu_user_ns;
+		r->sys_ns += s->cpu_sys_ns;
+		r->net_sent += s->net_sent;
+		r->net_received += s->net_received;
+		r->ops += s->ops_all;
+	}
+}
+
+static void client_resources_lines(const struct shared *sh)
+{
+	struct client_resources r;
+	double per = 0;
+
+	client_resources(sh, &r);
+	if (r.ops)
+		per = 1.0 / (double)r.ops;
+	printf("Client CPU: user %.3f s, system %.3f s for %llu ops in all phases (%.2f + %.2f us per op)\n",
+	       (double)r.user_ns / 1e9, (double)r.sys_ns / 1e9, (unsigned long long)r.ops,
+	       (double)r.user_ns / 1e3 * per, (double)r.sys_ns / 1e3 * per);
+	if (r.net_sent || r.net_received)
+		printf("Network: %llu bytes sent, %llu received (%.0f + %.0f per op)\n",
+		       (unsigned long long)r.net_sent, (unsigned long long)r.net_received,
+		       (double)r.net_sent * per, (double)r.net_received * per);
+}
+
 int report_final(const struct program *prog, const struct backend *be, struct shared *sh,
 		 const struct run_result *res)
 {
@@ -276,6 +310,7 @@ int report_final(const struct program *prog, const struct backend *be, struct sh
 		printf(";%g;%d;%d;%.03f;\n", tput, options.nclients, options.nprocs, (double)maxlat / 1e6);
 	} else {
 		latency_paced_line(stdout, prog, &totals);
+		client_resources_lines(sh);
 		printf("Operations %llu in %.3f sec (%.1f ops/sec), %llu mismatches, passes per client %llu..%llu (%llu in all)\n",
 		       (unsigned long long)ops, window, window > 0 ? (double)ops / window : 0,
 		       (unsigned long long)mismatches, (unsigned long long)(pmin == UINT64_MAX ? 0 : pmin),

@@ -42,6 +42,16 @@ void progress_init(struct progress_state *ps, const struct program *prog, struct
 void progress_tick(struct progress_state *ps, uint64_t now);
 void progress_finish(struct progress_state *ps);
 
+/* What the clients themselves cost, summed over clients, all phases. */
+struct client_resources {
+	uint64_t user_ns;	/* user CPU of the client processes */
+	uint64_t sys_ns;	/* system CPU */
+	uint64_t net_sent;	/* bytes sent by a network backend */
+	uint64_t net_received;	/* bytes received */
+	uint64_t ops;		/* ops completed, all phases */
+};
+void client_resources(const struct shared *sh, struct client_resources *r);
+
 void report_banner(const struct program *prog);
 /* The final report; returns the process exit status it implies. */
 int report_final(const struct program *prog, const struct backend *be, struct shared *sh,

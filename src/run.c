@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -122,6 +123,16 @@ static void client_cleanup(struct client *c)
 	}
 }
 
+/* This process's user and system CPU so far, in ns. */
+static void process_cpu(uint64_t *user, uint64_t *sys)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	*user = (uint64_t)ru.ru_utime.tv_sec * NSEC_PER_SEC + (uint64_t)ru.ru_utime.tv_usec * 1000;
+	*sys = (uint64_t)ru.ru_stime.tv_sec * NSEC_PER_SEC + (uint64_t)ru.ru_stime.tv_usec * 1000;
+}
+
 static void wait_release(int fd)
 {
 	char b;
@@ -199,9 +210,15 @@ process_main(int first, int count, const struct program *prog, const struct back
 		wait_release(release_fd);
 		if (STAT_LOAD(sh->stop))
 			client_stop = 1;
+		uint64_t user0, sys0, user1, sys1;
+
 		for (int i = 0; i < count; i++)
 			client_start(&cl[i], sh->release_ns, sh->measure_start_ns);
+		process_cpu(&user0, &sys0);
 		run_clients(cl, count);
+		process_cpu(&user1, &sys1);
+		STAT_STORE(cl[0].slot->cpu_user_ns, user1 - user0);
+		STAT_STORE(cl[0].slot->cpu_sys_ns, sys1 - sys0);
 		for (int i = 0; i < count; i++)
 			client_cleanup(&cl[i]);
 	}

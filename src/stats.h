@@ -65,6 +65,11 @@ struct slot {
 	uint64_t bytes_measured; /* bytes moved in the measured window */
 	uint64_t mismatches_all; /* status mismatches, all phases */
 	uint64_t passes;	/* passes completed */
+	uint64_t cpu_user_ns;	/* the process's CPU from release to the end of
+				   its run (in its first client's slot only) */
+	uint64_t cpu_sys_ns;
+	uint64_t net_sent;	/* bytes a network backend sent, all phases */
+	uint64_t net_received;	/* and received */
 	uint64_t work_end_ns;	/* when it finished its work (fixed-work runs) */
 	uint64_t op_start_ns;	/* start of the op in progress, 0 if none */
 	struct sec_stat secs[SEC_RING]; /* per-second figures */

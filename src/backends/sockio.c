@@ -295,6 +295,7 @@ static int send_bytes(struct client *c, struct sio *s, const uint8_t *buf, size_
 		if (rc > 0) {
 			buf += rc;
 			len -= (size_t)rc;
+			client_count_net(c, (uint64_t)rc, 0);
 			continue;
 		}
 		if (rc < 0 && errno == EINTR && !interrupted(c))
@@ -317,6 +318,7 @@ static ssize_t recv_bytes(struct client *c, struct sio *s, uint8_t *buf, size_t 
 
 		if (rc > 0) {
 			got += (size_t)rc;
+			client_count_net(c, 0, (uint64_t)rc);
 			continue;
 		}
 		if (rc < 0 && errno == EINTR && !interrupted(c))

@@ -221,7 +221,7 @@ L
 	[[ "$output" == *"Service times in ms, measured window:"* ]]
 	grep -Eq '^ Lag +28 +100\.00 ' <<<"$output"
 	grep -Eq '^ Response +28 +100\.00 ' <<<"$output"
-	[[ "${lines[-4]}" =~ ^Paced\ run:\ max_latency\ is\ service\ time\;\ schedule\ lag\ p99\ [0-9.]+\ ms,\ max\ [0-9.]+\ ms$ ]]
+	[[ "${lines[-5]}" =~ ^Paced\ run:\ max_latency\ is\ service\ time\;\ schedule\ lag\ p99\ [0-9.]+\ ms,\ max\ [0-9.]+\ ms$ ]]
 	[[ "${lines[-1]}" =~ $FINAL ]]
 	check_schema "$T/r.json"
 	jq -e '.paced and .results.latency_kind == "service"' "$T/r.json"
