@@ -20,7 +20,11 @@
 #   MB/s         the Throughput line;
 #   client us/op the client process tree's user CPU (from /usr/bin/time)
 #                per op, the op-table counts scaled from the measured
-#                window to the warmup and the window together;
+#                window to the warmup and the window together; for ours
+#                also "clients only", the client processes' own user CPU
+#                per op (its "Client CPU" line), which leaves out the
+#                parent's one-time loadfile compile (4.0 parses as it
+#                goes, so its figure has no such split);
 #   server us/op the server's user+system CPU per op, its connection
 #                processes included (the server runs in a cgroup of its
 #                own: cgroup v2's cpu.stat; "-" where there is none).
@@ -136,9 +140,10 @@ stop_servers() {
 	SRV_PIDS=()
 }
 
-# run_one ours|theirs MODE NCLIENTS: prints "MB/s client_us_per_op server_us_per_op"
+# run_one ours|theirs MODE NCLIENTS: prints
+# "MB/s client_us_per_op server_us_per_op clients_only_us_per_op"
 run_one() {
-	local who=$1 mode=$2 n=$3 out ops user mbs srv0 srv1 warm=$((T / 5))
+	local who=$1 mode=$2 n=$3 out ops user mbs srv0 srv1 own warm=$((T / 5))
 	local -a cmd
 	if [ "$who" = ours ]; then
 		cmd=("$OURS" -c "$CLASSIC" -t "$T" "$n" "127.0.0.1:$OURS_PORT")
@@ -156,12 +161,14 @@ run_one() {
 	if [ -z "$mbs" ] || [ "$ops" = 0 ]; then
 		echo "bench: $who run failed:" >&2
 		echo "$out" | tail -5 >&2
-		echo "0 0 0"
+		echo "0 0 0 0"
 		return
 	fi
+	own=$(echo "$out" | sed -n 's/^Client CPU: .*(\([0-9.]*\) + .*/\1/p')
 	# CPU covers warmup + window (+ set-up); the window's ops scaled to both.
 	awk -v o="$ops" -v u="$user" -v t="$T" -v w="$warm" -v m="$mbs" -v s0="$srv0" -v s1="$srv1" \
-		'BEGIN { all = o * (t + w) / t; printf "%.1f %.3f %.3f\n", m, u / all * 1e6, (s1 - s0) / all * 1e6 }'
+		-v own="${own:-0}" \
+		'BEGIN { all = o * (t + w) / t; printf "%.1f %.3f %.3f %.3f\n", m, u / all * 1e6, (s1 - s0) / all * 1e6, own }'
 }
 
 col() { awk -v c="$1" '{ print $c }' | median; }
@@ -188,26 +195,30 @@ for mode in $PINNING; do
 			run_one ours "$mode" "$n" >>"$W/ours"
 		done
 		RESULT[$mode,$n,theirs]="$(col 1 <"$W/theirs") $(col 2 <"$W/theirs") $(col 3 <"$W/theirs")"
-		RESULT[$mode,$n,ours]="$(col 1 <"$W/ours") $(col 2 <"$W/ours") $(col 3 <"$W/ours")"
-		echo "$n client(s): rounds (MB/s client-us/op server-us/op):"
-		paste -d'|' "$W/theirs" "$W/ours" | sed 's/^/    4.0 /; s/|/   ours /'
+		RESULT[$mode,$n,ours]="$(col 1 <"$W/ours") $(col 2 <"$W/ours") $(col 3 <"$W/ours") $(col 4 <"$W/ours")"
+		echo "$n client(s): rounds (MB/s client-us/op server-us/op [ours: clients-only-us/op]):"
+		cut -d' ' -f1-3 "$W/theirs" | paste -d'|' - "$W/ours" | sed 's/^/    4.0 /; s/|/   ours /'
 	done
 	stop_servers
 done
 
 echo
-echo "== summary (medians): MB/s; client user CPU us per op; server CPU us per op"
-printf "%-7s %3s | %9s %9s %6s | %8s %8s %6s | %8s %8s\n" pinning n "4.0 MB/s" "ours" ratio \
-	"4.0 cl" "ours cl" ratio "4.0 srv" "ours srv"
+echo "== summary (medians): MB/s; client user CPU us per op (whole tree; ours also clients"
+echo "   only, without the one-time loadfile compile); server CPU us per op"
+printf "%-7s %3s | %9s %9s %6s | %8s %8s %6s %8s | %8s %8s\n" pinning n "4.0 MB/s" "ours" ratio \
+	"4.0 cl" "ours cl" ratio "ours own" "4.0 srv" "ours srv"
 for mode in $PINNING; do
 	for n in $CLIENTS; do
 		read -r tm tc ts <<<"${RESULT[$mode,$n,theirs]}"
-		read -r om oc os <<<"${RESULT[$mode,$n,ours]}"
+		read -r om oc os oo <<<"${RESULT[$mode,$n,ours]}"
 		awk -v m="$mode" -v n="$n" -v tm="$tm" -v tc="$tc" -v ts="$ts" -v om="$om" -v oc="$oc" -v os="$os" \
-			'BEGIN { printf "%-7s %3d | %9.1f %9.1f %6.2f | %8.3f %8.3f %6.2f | %8.3f %8.3f\n",
-				m, n, tm, om, (tm > 0 ? om / tm : 0), tc, oc, (tc > 0 ? oc / tc : 0), ts, os }'
+			-v oo="$oo" \
+			'BEGIN { printf "%-7s %3d | %9.1f %9.1f %6.2f | %8.3f %8.3f %6.2f %8.3f | %8.3f %8.3f\n",
+				m, n, tm, om, (tm > 0 ? om / tm : 0), tc, oc, (tc > 0 ? oc / tc : 0), oo, ts, os }'
 	done
 done
+
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 if [[ " $PINNING " == *" none "* ]]; then
 	echo
@@ -216,9 +227,9 @@ if [[ " $PINNING " == *" none "* ]]; then
 		[ "$mode" = none ] && continue
 		for n in $CLIENTS; do
 			read -r tm _ _ <<<"${RESULT[none,$n,theirs]}"
-			read -r om _ _ <<<"${RESULT[none,$n,ours]}"
+			read -r om _ _ _ <<<"${RESULT[none,$n,ours]}"
 			read -r tp _ _ <<<"${RESULT[$mode,$n,theirs]}"
-			read -r op _ _ <<<"${RESULT[$mode,$n,ours]}"
+			read -r op _ _ _ <<<"${RESULT[$mode,$n,ours]}"
 			awk -v m="$mode" -v n="$n" -v tm="$tm" -v om="$om" -v tp="$tp" -v op="$op" \
 				'BEGIN { printf "%-5s %d client(s): 4.0 x%.2f, ours x%.2f\n", m, n,
 					(tm > 0 ? tp / tm : 0), (om > 0 ? op / om : 0) }'
