@@ -29,7 +29,9 @@
 #                processes included (the server runs in a cgroup of its
 #                own: cgroup v2's cpu.stat; "-" where there is none).
 # The targets: our MB/s at least 4.0's, our client user CPU per op at most
-# a third of 4.0's.
+# a third of 4.0's.  For scale it also measures the floor: the user CPU of
+# a bare loop of 32-byte round trips against our server (the test client's
+# bench-rtt: one send and one recv each, nothing else), for each pinning.
 #
 # Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
 set -euo pipefail
@@ -37,6 +39,7 @@ cd "$(dirname "$0")/.."
 BUILD=$(realpath "${1:-build}")
 OURS=$BUILD/src/tbench
 OURS_SRV=$BUILD/src/tbench_srv
+ABUSE=$BUILD/tests/tools/tbench_abuse
 THEIRS=/usr/bin/tbench
 THEIRS_SRV=/usr/bin/tbench_srv
 CLASSIC=/usr/share/dbench/client.txt
@@ -140,6 +143,19 @@ stop_servers() {
 	SRV_PIDS=()
 }
 
+# floor MODE: user CPU us per bare round trip (or "-" without the test client).
+floor() {
+	local out
+	if [ ! -x "$ABUSE" ]; then
+		echo "-"
+		return
+	fi
+	# shellcheck disable=SC2046
+	out=$(ip netns exec "$NS" $(pin_client "$1") /usr/bin/time -f "TIME %U" \
+		"$ABUSE" 127.0.0.1 "$OURS_PORT" bench-rtt 3 2>&1)
+	echo "$out" | awk '/^rtt:/ { n = $2 } /^TIME/ { u = $2 } END { if (n) printf "%.3f\n", u / n * 1e6; else print "-" }'
+}
+
 # run_one ours|theirs MODE NCLIENTS: prints
 # "MB/s client_us_per_op server_us_per_op clients_only_us_per_op"
 run_one() {
@@ -177,7 +193,7 @@ echo "tbench 4.0 ($THEIRS) against ours ($OURS), loopback in namespace $NS,"
 echo "loadfile $CLASSIC, -t $T (warmup $((T / 5))), $ROUNDS rounds A B A B, medians"
 echo "$(nproc) CPUs; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
-declare -A RESULT
+declare -A RESULT FLOOR
 for mode in $PINNING; do
 	case $mode in
 	none) title="not pinned" ;;
@@ -199,6 +215,8 @@ for mode in $PINNING; do
 		echo "$n client(s): rounds (MB/s client-us/op server-us/op [ours: clients-only-us/op]):"
 		cut -d' ' -f1-3 "$W/theirs" | paste -d'|' - "$W/ours" | sed 's/^/    4.0 /; s/|/   ours /'
 	done
+	FLOOR[$mode]=$(floor "$mode")
+	echo "floor (bare 32-byte round trips, user us each): ${FLOOR[$mode]}"
 	stop_servers
 done
 
@@ -218,6 +236,9 @@ for mode in $PINNING; do
 	done
 done
 
+for mode in $PINNING; do
+	echo "floor, $mode: ${FLOOR[$mode]} user us per bare round trip"
+done
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 if [[ " $PINNING " == *" none "* ]]; then
