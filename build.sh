@@ -13,7 +13,7 @@ cd "$(dirname "$0")"
 
 build_pkgs="build-essential autoconf automake pkg-config libpopt-dev zlib1g-dev libjansson-dev
 	libsmbclient-dev libnfs-dev"
-test_pkgs="libcmocka-dev bats jq python3-jsonschema dbench samba smbclient nfs-ganesha
+test_pkgs="libcmocka-dev bats jq python3 python3-jsonschema dbench samba smbclient nfs-ganesha
 	nfs-ganesha-vfs rpcbind libnfs-utils iproute2 tshark clang procps psmisc"
 
 install_missing() {

@@ -44,7 +44,7 @@ void rng_seed(uint64_t s[2], uint64_t seed, uint64_t stream)
 		s[1] = 1;
 }
 
-static void vmessage(const char *fmt, va_list ap)
+static void __attribute__((format(printf, 1, 0))) vmessage(const char *fmt, va_list ap)
 {
 	char buf[1024];
 
@@ -148,4 +148,31 @@ int write_all(int fd, const void *buf, size_t len)
 		len -= (size_t)n;
 	}
 	return 0;
+}
+
+bool wildcard_match(const char *pat, const char *name)
+{
+	const char *star = NULL, *resume = NULL;
+
+	while (*name) {
+		if (*pat == '*') {
+			star = pat++;
+			resume = name;
+		} else if (*pat == '?' || (*pat && (*pat | 0x20) == (*name | 0x20) &&
+					    ((*pat >= 'A' && *pat <= 'Z') || (*pat >= 'a' && *pat <= 'z')))) {
+			pat++;
+			name++;
+		} else if (*pat && *pat == *name) {
+			pat++;
+			name++;
+		} else if (star) {
+			pat = star + 1;
+			name = ++resume;
+		} else {
+			return false;
+		}
+	}
+	while (*pat == '*')
+		pat++;
+	return *pat == '\0';
 }

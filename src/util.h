@@ -7,6 +7,7 @@
 #ifndef DBENCH_UTIL_H
 #define DBENCH_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -62,6 +63,10 @@ void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Parse an unsigned/signed decimal or 0x hex number, the whole string. */
 int parse_u64(const char *s, uint64_t *out);
 int parse_i64(const char *s, int64_t *out);
+
+/* Does name match the pattern, as FIND_FIRST matches: case-insensitive
+ * (ASCII), '*' any run of characters, '?' one character? */
+bool wildcard_match(const char *pattern, const char *name);
 
 /* Write all of buf to fd, retrying on EINTR and short writes. */
 int write_all(int fd, const void *buf, size_t len);

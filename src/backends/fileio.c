@@ -819,34 +819,6 @@ static uint32_t fio_qfsinfo(struct client *c, const struct op *op)
 	return statfs(".", &sfs) < 0 ? nt_from_errno(errno) : NT_STATUS_OK;
 }
 
-/* Case-insensitive wildcard match: '*' any run, '?' one character. */
-static bool wildcard_match(const char *pat, const char *name)
-{
-	const char *star = NULL, *resume = NULL;
-
-	while (*name) {
-		if (*pat == '*') {
-			star = pat++;
-			resume = name;
-		} else if (*pat == '?' || (*pat && (*pat | 0x20) == (*name | 0x20) &&
-					    ((*pat >= 'A' && *pat <= 'Z') || (*pat >= 'a' && *pat <= 'z')))) {
-			pat++;
-			name++;
-		} else if (*pat && *pat == *name) {
-			pat++;
-			name++;
-		} else if (star) {
-			pat = star + 1;
-			name = ++resume;
-		} else {
-			return false;
-		}
-	}
-	while (*pat == '*')
-		pat++;
-	return *pat == '\0';
-}
-
 static uint32_t fio_find_first(struct client *c, const struct op *op)
 {
 	char *path = c->path[0];

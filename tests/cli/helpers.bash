@@ -8,6 +8,8 @@ DBENCH=${DBENCH:-$TOP/build/src/dbench}
 TBENCH=${TBENCH:-$(dirname "$DBENCH")/tbench}
 DBENCH_SRCDIR=${DBENCH_SRCDIR:-$TOP}
 CLASSIC=/usr/share/dbench/client.txt
+# Debian's python3 (build.sh installs it with python3-jsonschema), else any.
+if [ -x /usr/bin/python3 ]; then PYTHON=/usr/bin/python3; else PYTHON=python3; fi
 
 # A private temp dir per test: $T, with the target directory $T/d.
 make_tmp() {

@@ -44,7 +44,7 @@ run_dbench() {
 # Validate JSON documents against the shipped schema.
 check_schema() {
 	local rc=0
-	python3 "$CHECK_SCHEMA" "$SCHEMA" "$@" || rc=$?
+	"$PYTHON" "$CHECK_SCHEMA" "$SCHEMA" "$@" || rc=$?
 	[ "$rc" -eq 77 ] && skip "python3-jsonschema is not installed"
 	[ "$rc" -eq 0 ]
 }

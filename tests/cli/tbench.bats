@@ -135,8 +135,9 @@ assert_sane_run() {
 	"$TBENCH" -c "$T/client.txt" --server-timeout 2 -t 60 1 "127.0.0.1:$PORT" \
 		>"$T/out" 2>"$T/err" 3>&- &
 	tb=$!
-	for i in $(seq 50); do
-		[ -n "$(srv_children)" ] && grep -q execute "$T/out" && break
+	# wait until the client runs (a loaded machine can take seconds)
+	for i in $(seq 300); do
+		[ -n "$(srv_children)" ] && grep -q warmup "$T/out" && break
 		sleep 0.1
 	done
 	kids=$(srv_children)

@@ -46,8 +46,9 @@ srv_wait_gone() {
 		sleep 0.05
 	done
 	for pid in "$@"; do
+		# Reap only what is gone: `wait` on a live child would block.
 		# The braces also silence bash's "Killed" notice for the job.
-		{ wait "$pid"; } 2>/dev/null || true
+		srv_alive "$pid" || { wait "$pid"; } 2>/dev/null || true
 	done
 	[ -z "$busy" ]
 }
