@@ -43,6 +43,7 @@ struct client {
 
 	/* Arguments of the op being run, expanded for this client. */
 	char path[MAX_PATHS][PATH_MAX]; /* relative to the share root */
+	size_t pathlen[MAX_PATHS]; /* strlen of each path */
 	int64_t num[MAX_NUMS];	/* evaluated numbers */
 	uint64_t bytes;		/* set by the handler: bytes moved */
 	const struct op *op;	/* the op being run */

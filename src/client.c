@@ -37,16 +37,34 @@ void client_init(struct client *c, int id, const struct options *opt, const stru
 	rng_seed(c->nc.rng, seed, (uint64_t)id + 1);
 }
 
-/* Expand a path template for this client; returns the length. */
+/* Expand a path template for this client; returns the length.  Most
+ * templates have one client marker and no random string: they are copied
+ * in pieces between markers, not byte by byte. */
 static size_t expand_path(struct client *c, uint32_t path, char *dst)
 {
 	const struct path_tpl *t = &c->prog->paths[path];
-	const char *src = c->prog->pool + t->off;
+	const char *src = c->prog->pool + t->off, *end = src + t->len;
 	size_t n = 0;
 
 	if (!(t->flags & (PATHF_CLIENT | PATHF_RANDSTR))) {
 		memcpy(dst, src, (size_t)t->len + 1);
 		return t->len;
+	}
+	if (!(t->flags & PATHF_RANDSTR)) {
+		for (;;) {
+			const char *mark = memchr(src, PATH_CLIENT, (size_t)(end - src));
+			size_t piece = (size_t)((mark ? mark : end) - src);
+
+			memcpy(dst + n, src, piece);
+			n += piece;
+			if (!mark)
+				break;
+			memcpy(dst + n, c->name, c->namelen);
+			n += c->namelen;
+			src = mark + 1;
+		}
+		dst[n] = '\0';
+		return n;
 	}
 	for (size_t i = 0; i < t->len; i++) {
 		if (src[i] == PATH_CLIENT) {
@@ -183,7 +201,7 @@ static void prepare(struct client *c, const struct op *op, uint64_t now)
 
 	numexpr_eval_all(c->prog, op, &c->nc, c->last[op->id], c->num);
 	for (int i = 0; i < op->npaths; i++)
-		expand_path(c, op->path[i], c->path[i]);
+		c->pathlen[i] = expand_path(c, op->path[i], c->path[i]);
 	c->sched_ns = 0;
 	if (opt->target_rate > 0) {
 		c->sched_ns = c->rate_start_ns +

@@ -40,13 +40,22 @@ static const struct {
 	{ "FLUSH", OP_FLUSH },
 };
 
+/* Is the NUL-terminated `name` the word[0..len)?  Once per loadfile line
+ * and table entry: most names differ in the first byte, so no strlen. */
+static bool name_is(const char *name, const char *word, size_t len)
+{
+	return name[0] == word[0] && strncmp(name, word, len) == 0 && name[len] == '\0';
+}
+
 int op_lookup(const char *word, size_t len)
 {
+	if (len == 0)
+		return -1;
 	for (int i = 0; i < OP_COUNT; i++)
-		if (strlen(op_info[i].name) == len && memcmp(op_info[i].name, word, len) == 0)
+		if (name_is(op_info[i].name, word, len))
 			return i;
 	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
-		if (strlen(aliases[i].word) == len && memcmp(aliases[i].word, word, len) == 0)
+		if (name_is(aliases[i].word, word, len))
 			return aliases[i].id;
 	return -1;
 }

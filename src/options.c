@@ -196,10 +196,13 @@ void options_parse(int argc, const char **argv)
 		{ "show-mismatches", 0, POPT_ARG_STRING, &text.show_mismatches, 0,
 		  "print the first N status mismatches (default 10)", "N" },
 		{ "tcp-options", 'T', POPT_ARG_STRING, &options.tcp_options, 0,
-		  "socket options for tbench (default TCP_NODELAY)", "OPTS" },
+		  "socket options of tbench's (sockio) connections: TCP_NODELAY[=0|1] SO_KEEPALIVE[=0|1] "
+		  "SO_SNDBUF=n SO_RCVBUF=n, comma or space separated (default TCP_NODELAY)", "OPTS" },
 		{ "server", 0, POPT_ARG_STRING, &options.server, 0,
-		  "the server (sockio, nfs): a name or address, optionally with :PORT", "HOST" },
-		{ "port", 0, POPT_ARG_STRING, &text.port, 0, "the server's port", "PORT" },
+		  "the server (sockio, nfs): a name or address, optionally with :PORT ([ADDR]:PORT "
+		  "for IPv6); tbench also takes it as its last argument", "HOST" },
+		{ "port", 0, POPT_ARG_STRING, &text.port, 0,
+		  "the server's port (sockio: default 7003, tbench_srv's)", "PORT" },
 		{ "version", 'V', POPT_ARG_NONE, &show_version, 0, "print the version and exit", NULL },
 		POPT_TABLEEND
 	};

@@ -179,6 +179,18 @@ void frame_reply(struct frame_header *h, const struct frame_header *req,
 	};
 }
 
+void frame_encode_exchange(uint16_t op, uint32_t seq, uint32_t length, uint32_t want,
+			   uint8_t req_wire[FRAME_HEADER_SIZE],
+			   uint8_t ok_wire[FRAME_HEADER_SIZE])
+{
+	struct frame_header req, ok;
+
+	frame_request(&req, op, seq, length, want);
+	frame_reply(&ok, &req, PROTO_OK, want);
+	frame_encode(&req, req_wire);
+	frame_encode(&ok, ok_wire);
+}
+
 /* Per op: its name and the fixed parts of its SMB1-shaped sizes. */
 struct op_wire {
 	const char *name;	/* as the loadfile spells it */

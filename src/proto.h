@@ -131,6 +131,16 @@ void frame_request(struct frame_header *h, uint16_t op, uint32_t seq,
 void frame_reply(struct frame_header *h, const struct frame_header *req,
 		 uint32_t status, uint32_t length);
 
+/*
+ * A client's hot path: encode the request header into `req_wire` and the
+ * header of the PROTO_OK reply answering it into `ok_wire`, so that a
+ * reply is checked by comparing 32 bytes; only a reply that differs needs
+ * frame_decode() and the checks, to say what is wrong with it.
+ */
+void frame_encode_exchange(uint16_t op, uint32_t seq, uint32_t length, uint32_t want,
+			   uint8_t req_wire[FRAME_HEADER_SIZE],
+			   uint8_t ok_wire[FRAME_HEADER_SIZE]);
+
 int proto_op_known(uint32_t op);
 const char *proto_op_name(uint32_t op);	/* "ReadX"; "unknown-op" if unknown */
 const char *proto_status_name(uint32_t status);

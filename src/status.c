@@ -129,9 +129,11 @@ static const struct status_name *domain_table(enum status_domain domain, size_t 
 	}
 }
 
+/* Is word[0..len) the NUL-terminated s?  (No strlen: once per loadfile
+ * line and table entry, and most names differ early.) */
 static bool word_is(const char *word, size_t len, const char *s)
 {
-	return strlen(s) == len && memcmp(word, s, len) == 0;
+	return len > 0 && s[0] == word[0] && strncmp(s, word, len) == 0 && s[len] == '\0';
 }
 
 int status_parse(const char *word, size_t len, enum status_domain domain, struct expect *e)

@@ -59,6 +59,7 @@ struct sio {
 	uint32_t seq;		/* last request's sequence number */
 	int timeout;		/* seconds without progress before giving up */
 	struct target target;	/* for messages */
+	uint8_t ok_reply[FRAME_HEADER_SIZE]; /* the reply header due, as wire bytes */
 	uint8_t out[FRAME_HEADER_SIZE + SIO_CHUNK]; /* header, then zeros */
 	uint8_t in[FRAME_HEADER_SIZE + SIO_CHUNK];  /* reply bytes land here */
 };
@@ -328,15 +329,15 @@ static ssize_t recv_bytes(struct client *c, struct sio *s, uint8_t *buf, size_t 
 	return (ssize_t)got;
 }
 
-/* Send a request of `length` payload bytes; the first chunk goes with
- * the header, so that a small request is one send. */
-static int send_request(struct client *c, struct sio *s, const struct frame_header *req,
-			char *why, size_t whylen)
+/* Send the request whose header is in s->out, with `length` payload
+ * bytes; the first chunk goes with the header, so that a small request is
+ * one send. */
+static int send_request(struct client *c, struct sio *s, uint32_t length, char *why,
+			size_t whylen)
 {
-	uint32_t first = req->length < SIO_CHUNK ? req->length : SIO_CHUNK;
-	uint32_t left = req->length - first;
+	uint32_t first = length < SIO_CHUNK ? length : SIO_CHUNK;
+	uint32_t left = length - first;
 
-	frame_encode(req, s->out);
 	if (send_bytes(c, s, s->out, FRAME_HEADER_SIZE + first, left > 0, why, whylen) < 0)
 		return -1;
 	while (left > 0) {
@@ -349,12 +350,44 @@ static int send_request(struct client *c, struct sio *s, const struct frame_head
 	return 0;
 }
 
-/* Read and check the reply to `req`; a small reply comes in one recv. */
-static int read_reply(struct client *c, struct sio *s, const struct frame_header *req,
-		      struct frame_header *reply, char *why, size_t whylen)
+/* A reply header that is not the one due to the request s->out holds:
+ * say what is wrong with it. */
+static int bad_reply(struct sio *s, char *why, size_t whylen)
 {
-	size_t max = (size_t)FRAME_HEADER_SIZE + req->want;
+	struct frame_header request, reply;
 	char problem[200];
+
+	frame_decode(s->out, &request);
+	frame_decode(s->in, &reply);
+	if (frame_check(&reply, FRAME_REPLY, problem, sizeof(problem)) != PROTO_OK) {
+		snprintf(why, whylen, "bad reply from server %s: %s", s->target.label, problem);
+		return -1;
+	}
+	if (reply.status == PROTO_ERR_BUSY) {
+		snprintf(why, whylen, "server %s refused the connection: it serves its maximum "
+			 "of clients (tbench_srv --max-clients)", s->target.label);
+		return -1;
+	}
+	if (frame_check_reply(&reply, &request, problem, sizeof(problem)) < 0) {
+		snprintf(why, whylen, "bad reply from server %s: %s", s->target.label, problem);
+		return -1;
+	}
+	if (reply.status != PROTO_OK) {
+		snprintf(why, whylen, "server %s: %s for %s", s->target.label,
+			 proto_status_name(reply.status), proto_op_name(request.op));
+		return -1;
+	}
+	/* Every field is checked above; a header that differs fails one. */
+	snprintf(why, whylen, "bad reply from server %s: unexpected header", s->target.label);
+	return -1;
+}
+
+/* Read and check the reply to the request just sent: its header must be
+ * s->ok_reply, then come `want` payload bytes; a small reply comes in one
+ * recv. */
+static int read_reply(struct client *c, struct sio *s, uint32_t want, char *why, size_t whylen)
+{
+	size_t max = (size_t)FRAME_HEADER_SIZE + want;
 	uint64_t left;
 	ssize_t got;
 
@@ -363,26 +396,9 @@ static int read_reply(struct client *c, struct sio *s, const struct frame_header
 	got = recv_bytes(c, s, s->in, FRAME_HEADER_SIZE, max, why, whylen);
 	if (got < 0)
 		return -1;
-	frame_decode(s->in, reply);
-	if (frame_check(reply, FRAME_REPLY, problem, sizeof(problem)) != PROTO_OK) {
-		snprintf(why, whylen, "bad reply from server %s: %s", s->target.label, problem);
-		return -1;
-	}
-	if (reply->status == PROTO_ERR_BUSY) {
-		snprintf(why, whylen, "server %s refused the connection: it serves its maximum "
-			 "of clients (tbench_srv --max-clients)", s->target.label);
-		return -1;
-	}
-	if (frame_check_reply(reply, req, problem, sizeof(problem)) < 0) {
-		snprintf(why, whylen, "bad reply from server %s: %s", s->target.label, problem);
-		return -1;
-	}
-	if (reply->status != PROTO_OK) {
-		snprintf(why, whylen, "server %s: %s for %s", s->target.label,
-			 proto_status_name(reply->status), proto_op_name(req->op));
-		return -1;
-	}
-	left = reply->length - (uint64_t)(got - FRAME_HEADER_SIZE);
+	if (memcmp(s->in, s->ok_reply, FRAME_HEADER_SIZE) != 0)
+		return bad_reply(s, why, whylen);
+	left = want - (uint64_t)(got - FRAME_HEADER_SIZE);
 	while (left > 0) {
 		size_t n = left < SIO_CHUNK ? (size_t)left : SIO_CHUNK;
 
@@ -398,12 +414,10 @@ static int read_reply(struct client *c, struct sio *s, const struct frame_header
 static int exchange(struct client *c, struct sio *s, uint16_t op, uint32_t length,
 		    uint32_t want, char *why, size_t whylen)
 {
-	struct frame_header req, reply;
-
-	frame_request(&req, op, ++s->seq, length, want);
-	if (send_request(c, s, &req, why, whylen) < 0)
+	frame_encode_exchange(op, ++s->seq, length, want, s->out, s->ok_reply);
+	if (send_request(c, s, length, why, whylen) < 0)
 		return -1;
-	return read_reply(c, s, &req, &reply, why, whylen);
+	return read_reply(c, s, want, why, whylen);
 }
 
 /* Connect and Ping: the server is there and speaks our protocol. */
@@ -537,8 +551,8 @@ static uint32_t sio_op(struct client *c, const struct op *op)
 	struct wire_op w = wire_op_of(op->id);
 	uint32_t status = expected_status(op);
 	int fails = !status_is_success(op_info[op->id].domain, status);
-	size_t len0 = op->npaths > 0 ? strlen(c->path[0]) + 1 : 0; /* + leading '\' */
-	size_t len1 = op->npaths > 1 ? strlen(c->path[1]) + 1 : 0;
+	size_t len0 = op->npaths > 0 ? c->pathlen[0] + 1 : 0; /* + leading '\' */
+	size_t len1 = op->npaths > 1 ? c->pathlen[1] + 1 : 0;
 	uint64_t count = data_count(c, op, &w);
 	uint64_t left = count;
 	struct proto_sizes sz;

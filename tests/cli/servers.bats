@@ -18,6 +18,7 @@ setup() {
 teardown() {
 	smbd_stop
 	nfs_stop
+	unpin_netns
 	rm -rf -- "$WORK"
 }
 
@@ -33,6 +34,22 @@ assert_smbd_gone() {
 	! srv_group_alive "$1" || false
 	[ -z "$(pgrep -f -- "$2")" ]
 	[ ! -e "$2" ]
+}
+
+# pin_netns: hold the server's network namespace open until the test is
+# over.  srv_netns_procs finds its processes by the namespace's inode number,
+# and the kernel gives a freed number to the next namespace made at once:
+# without the pin, a namespace a parallel test makes (tbench_link.bats, a
+# benchmark) after nfs_stop would count as this one, its processes as left.
+pin_netns() {
+	exec {NETNS_PIN}<"/proc/$NFS_NS_PID/ns/net"
+}
+
+unpin_netns() {
+	if [ -n "${NETNS_PIN:-}" ]; then
+		exec {NETNS_PIN}<&-
+		NETNS_PIN=
+	fi
 }
 
 # assert_nfs_gone NETNS UNSHARE_PID DIR: the namespace is empty, DIR removed.
@@ -129,6 +146,7 @@ nfs_round_trip() {
 	srv_start_or_skip nfs_ns_start
 	ns=$_NFS_NETNS
 	unshare_pid=$_NFS_UNSHARE_PID
+	pin_netns
 	dir=$NFS_DIR
 	[ "$NFS_URL" = nfs://127.0.0.1/export ] && [ -d "$NFS_EXPORT_DIR" ]
 
@@ -167,6 +185,7 @@ nfs_round_trip() {
 	srv_start_or_skip nfs_ns_start
 	ns=$_NFS_NETNS
 	unshare_pid=$_NFS_UNSHARE_PID
+	pin_netns
 	dir=$NFS_DIR
 	nfs_kill_server
 	[ -z "$(nfs_server_pid)" ]
@@ -183,6 +202,7 @@ nfs_round_trip() {
 	NFS_ENABLE_NLM=1 srv_start_or_skip nfs_ns_start
 	ns=$_NFS_NETNS
 	unshare_pid=$_NFS_UNSHARE_PID
+	pin_netns
 	dir=$NFS_DIR
 	run nfs_ns_exec rpcinfo -p 127.0.0.1
 	[ "$status" -eq 0 ]

@@ -83,6 +83,16 @@ _nfs_probe_namespaces() {
 	return "$SRV_SKIP"
 }
 
+# _nfs_pin_netns: note the namespace's identity (_NFS_NETNS, its inode
+# number, how srv_netns_procs finds every process in it) and hold it open
+# until nfs_stop is done: the kernel gives a freed number to the next
+# namespace made at once, and without the hold nfs_stop could take the
+# processes of a namespace a parallel test made for ours, and kill them.
+_nfs_pin_netns() {
+	_NFS_NETNS=$(readlink "/proc/$NFS_NS_PID/ns/net") || return 0
+	exec {_NFS_NETNS_PIN}<"/proc/$NFS_NS_PID/ns/net" || _NFS_NETNS_PIN=
+}
+
 # _nfs_wait_holder: wait for unshare's child (pid 1 of the namespace) and for
 # its report in ns-state.  Sets NFS_NS_PID and _NFS_NETNS (the namespace's
 # identity, to find every process in it at the end).
@@ -94,8 +104,7 @@ _nfs_wait_holder() {
 			{ _nfs_error "unshare exited: $(tail -n 2 "$NFS_DIR/ns.out" 2>/dev/null)"; return 1; }
 		if [ -z "${NFS_NS_PID:-}" ]; then
 			NFS_NS_PID=$(pgrep -P "$_NFS_UNSHARE_PID" | head -n 1)
-			[ -z "$NFS_NS_PID" ] ||
-				_NFS_NETNS=$(readlink "/proc/$NFS_NS_PID/ns/net")
+			[ -z "$NFS_NS_PID" ] || _nfs_pin_netns
 		fi
 		state=$(cat "$NFS_DIR/ns-state" 2>/dev/null)
 		case $state in
@@ -230,6 +239,9 @@ nfs_stop() {
 	case ${NFS_DIR:-} in
 	*/dbench-nfs.*) rm -rf -- "$NFS_DIR" ;;
 	esac
-	unset NFS_DIR NFS_EXPORT_DIR NFS_URL NFS_NS_PID _NFS_UNSHARE_PID _NFS_NETNS
+	if [ -n "${_NFS_NETNS_PIN:-}" ]; then
+		exec {_NFS_NETNS_PIN}<&-
+	fi
+	unset NFS_DIR NFS_EXPORT_DIR NFS_URL NFS_NS_PID _NFS_UNSHARE_PID _NFS_NETNS _NFS_NETNS_PIN
 	return 0
 }
