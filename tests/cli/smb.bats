@@ -18,7 +18,7 @@ setup_file() {
 	"$DBENCH" --help | grep -q -- --smb-share || skip "dbench was built without the smb backend"
 	source "$BATS_TEST_DIRNAME/../lib/smbd.sh"
 	srv_start_or_skip smbd_start
-	export FILE_SMBD_PID=$SMBD_PID
+	export FILE_SMBD_PID=$SMBD_PID FILE_SMBD_PORT=$SMBD_PORT
 }
 
 teardown_file() {
@@ -27,7 +27,8 @@ teardown_file() {
 	smbd_stop
 	# nothing of our smbd (or of a dbench against it) is left
 	! srv_group_alive "$pid" || false
-	[ -z "$(pgrep -f -- "smb-share //127.0.0.1:" || true)" ]
+	# (only against our port: other runs may be going on)
+	[ -z "$(pgrep -f -- "smb-share //127.0.0.1:${FILE_SMBD_PORT:-x}/" || true)" ]
 }
 
 setup() {
