@@ -34,38 +34,17 @@
 
 #include "backend.h"
 #include "client.h"
+#include "common.h"
 #include "status.h"
 #include "util.h"
 
-/* NTCreateX create options and dispositions (MS-SMB). */
-#define FILE_DIRECTORY_FILE 0x1
-#define FILE_NON_DIRECTORY_FILE 0x40
-#define FILE_DELETE_ON_CLOSE 0x1000
-enum { DISP_SUPERSEDE, DISP_OPEN, DISP_CREATE, DISP_OPEN_IF, DISP_OVERWRITE, DISP_OVERWRITE_IF };
-
-/* OPEN flags of the plain SMB ops (ops.def). */
-#define SMB_OPEN_READ 0x01
-#define SMB_OPEN_WRITE 0x02
-#define SMB_OPEN_CREATE 0x04
-#define SMB_OPEN_TRUNCATE 0x08
-#define SMB_OPEN_EXCL 0x10
-
 #define DOSATTRIB_XATTR "user.DOSATTRIB"
-#define PATTERN_PERIOD 4096
-#define MAX_IO_SIZE (64u << 20)
-
-struct fio_lock {
-	uint64_t offset;	/* locked range */
-	uint64_t length;
-};
 
 struct fio_handle {
 	int fd;			/* -1 when not open */
 	uint8_t is_dir;		/* opened as a directory */
 	uint8_t delete_on_close;
-	uint16_t nlocks;	/* ranges held */
-	uint16_t lock_cap;
-	struct fio_lock *locks;
+	struct lock_table locks;	/* byte ranges held */
 	char *path;		/* the path it was opened with */
 	size_t path_cap;
 };
@@ -73,48 +52,10 @@ struct fio_handle {
 struct fio {
 	struct fio_handle *h;	/* program.nhandles entries */
 	uint32_t nhandles;
-	char *data;		/* write data: random bytes */
-	char *pattern;		/* WRITEPATTERN data, period PATTERN_PERIOD */
-	char *readbuf;		/* read target */
-	size_t bufsize;		/* size of each of the three buffers */
+	struct iobuf buf;	/* data written and read */
 };
 
 /* ---- helpers ---- */
-
-static int grow_buffers(struct client *c, struct fio *f, size_t size)
-{
-	size_t n = f->bufsize ? f->bufsize : 1 << 16;
-	char *d, *p, *r;
-
-	if (size <= f->bufsize)
-		return 0;
-	if (size > MAX_IO_SIZE)
-		return -1;
-	while (n < size)
-		n *= 2;
-	d = realloc(f->data, n);
-	if (d)
-		f->data = d;
-	p = realloc(f->pattern, n + PATTERN_PERIOD);
-	if (p)
-		f->pattern = p;
-	r = realloc(f->readbuf, n);
-	if (r)
-		f->readbuf = r;
-	if (!d || !p || !r)
-		return -1;
-	/* incompressible data, so compressing or deduplicating file systems
-	 * do the work a real client's data would cause */
-	for (size_t i = f->bufsize; i + 8 <= n; i += 8) {
-		uint64_t v = rng_next(c->nc.rng);
-
-		memcpy(f->data + i, &v, 8);
-	}
-	for (size_t i = f->bufsize; i < n + PATTERN_PERIOD; i++)
-		f->pattern[i] = (char)((i % PATTERN_PERIOD) * 2654435761u >> 13);
-	f->bufsize = n;
-	return 0;
-}
 
 static struct fio_handle *handle_of(struct client *c, const struct op *op)
 {
@@ -129,7 +70,7 @@ static void handle_release(struct fio_handle *h)
 	if (h->fd >= 0)
 		close(h->fd);
 	h->fd = -1;
-	h->nlocks = 0;
+	h->locks.n = 0;
 	h->delete_on_close = 0;
 }
 
@@ -166,11 +107,6 @@ static void sync_parent(const char *path)
 		fsync(fd);
 		close(fd);
 	}
-}
-
-static bool is_dot(const char *name)
-{
-	return name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]));
 }
 
 /*
@@ -412,7 +348,7 @@ buffers:
 	for (uint32_t i = 0; i < prog->nhandles; i++)
 		f->h[i].fd = -1;
 	c->priv = f;
-	if (grow_buffers(c, f, 1 << 16) < 0) {
+	if (iobuf_grow(&f->buf, c->nc.rng, 1 << 16) < 0) {
 		snprintf(c->error, sizeof(c->error), "out of memory");
 		return -1;
 	}
@@ -427,13 +363,11 @@ static void fio_teardown(struct client *c)
 		return;
 	for (uint32_t i = 0; i < f->nhandles; i++) {
 		handle_release(&f->h[i]);
-		free(f->h[i].locks);
+		lock_table_free(&f->h[i].locks);
 		free(f->h[i].path);
 	}
 	free(f->h);
-	free(f->data);
-	free(f->pattern);
-	free(f->readbuf);
+	iobuf_free(&f->buf);
 	free(f);
 	c->priv = NULL;
 }
@@ -611,16 +545,16 @@ static uint32_t do_read(struct client *c, struct fio_handle *h, int64_t offset, 
 		c->bytes = (uint64_t)size;
 		return NT_STATUS_OK;
 	}
-	if (grow_buffers(c, f, (size_t)size) < 0)
+	if (iobuf_grow(&f->buf, c->nc.rng, (size_t)size) < 0)
 		return NT_STATUS_INVALID_PARAMETER;
-	n = pread(h->fd, f->readbuf, (size_t)size, offset);
+	n = pread(h->fd, f->buf.readbuf, (size_t)size, offset);
 	if (n < 0)
 		return errno == EISDIR ? NT_STATUS_INVALID_DEVICE_REQUEST : nt_from_errno(errno);
 	if (n == 0 && size > 0)
 		return NT_STATUS_END_OF_FILE;
 	c->bytes = (uint64_t)n;
 	if (c->writepattern &&
-	    memcmp(f->readbuf, f->pattern + (uint64_t)offset % PATTERN_PERIOD, (size_t)n) != 0)
+	    !iobuf_pattern_ok(&f->buf, f->buf.readbuf, (uint64_t)offset, (size_t)n))
 		return NT_STATUS_FILE_CORRUPT_ERROR;
 	return NT_STATUS_OK;
 }
@@ -638,7 +572,7 @@ static uint32_t do_write(struct client *c, struct fio_handle *h, int64_t offset,
 		c->bytes = (uint64_t)size;
 		return NT_STATUS_OK;
 	}
-	if (grow_buffers(c, f, (size_t)size) < 0)
+	if (iobuf_grow(&f->buf, c->nc.rng, (size_t)size) < 0)
 		return NT_STATUS_INVALID_PARAMETER;
 	if (c->opt->one_byte_write_fix && size == 1 && fstat(h->fd, &st) == 0 && offset >= st.st_size) {
 		/* a client extending a file by writing its last byte */
@@ -647,7 +581,7 @@ static uint32_t do_write(struct client *c, struct fio_handle *h, int64_t offset,
 		c->bytes = 1;
 		return NT_STATUS_OK;
 	}
-	src = c->writepattern ? f->pattern + (uint64_t)offset % PATTERN_PERIOD : f->data;
+	src = iobuf_source(&f->buf, c->writepattern, (uint64_t)offset);
 	n = pwrite(h->fd, src, (size_t)size, offset);
 	if (n < 0)
 		return errno == EBADF && h->is_dir ? NT_STATUS_INVALID_DEVICE_REQUEST : nt_from_errno(errno);
@@ -709,24 +643,14 @@ static uint32_t fio_lockx(struct client *c, const struct op *op)
 		return NT_STATUS_INVALID_HANDLE;
 	if (c->num[1] < 0 || c->num[2] < 0)
 		return NT_STATUS_INVALID_LOCK_RANGE;
-	for (unsigned i = 0; i < h->nlocks; i++)
-		if (offset < h->locks[i].offset + h->locks[i].length &&
-		    h->locks[i].offset < offset + length)
-			return NT_STATUS_LOCK_NOT_GRANTED;	/* SMB locks don't stack */
+	if (lock_table_overlaps(&h->locks, offset, length))
+		return NT_STATUS_LOCK_NOT_GRANTED;	/* SMB locks don't stack */
 	if (set_lock(h->fd, F_WRLCK, offset, length) < 0)
 		return errno == EAGAIN || errno == EACCES ? NT_STATUS_LOCK_NOT_GRANTED : nt_from_errno(errno);
-	if (h->nlocks == h->lock_cap) {
-		uint16_t cap = h->lock_cap ? (uint16_t)(h->lock_cap * 2) : 4;
-		struct fio_lock *l = realloc(h->locks, cap * sizeof(*l));
-
-		if (!l || cap == 0) {
-			set_lock(h->fd, F_UNLCK, offset, length);
-			return NT_STATUS_NO_MEMORY;
-		}
-		h->locks = l;
-		h->lock_cap = cap;
+	if (!lock_table_add(&h->locks, offset, length)) {
+		set_lock(h->fd, F_UNLCK, offset, length);
+		return NT_STATUS_NO_MEMORY;
 	}
-	h->locks[h->nlocks++] = (struct fio_lock){ offset, length };
 	return NT_STATUS_OK;
 }
 
@@ -739,13 +663,9 @@ static uint32_t fio_unlockx(struct client *c, const struct op *op)
 	if (!h)
 		return NT_STATUS_INVALID_HANDLE;
 	rc = set_lock(h->fd, F_UNLCK, offset, length);
-	for (unsigned i = 0; i < h->nlocks; i++) {
-		if (h->locks[i].offset == offset && h->locks[i].length == length) {
-			h->locks[i] = h->locks[--h->nlocks];
-			return rc < 0 ? nt_from_errno(errno) : NT_STATUS_OK;
-		}
-	}
-	return NT_STATUS_RANGE_NOT_LOCKED;
+	if (!lock_table_remove(&h->locks, offset, length))
+		return NT_STATUS_RANGE_NOT_LOCKED;
+	return rc < 0 ? nt_from_errno(errno) : NT_STATUS_OK;
 }
 
 /* ---- metadata ---- */

@@ -56,6 +56,7 @@
 
 #include "backend.h"
 #include "client.h"
+#include "common.h"
 #include "status.h"
 #include "util.h"
 
@@ -91,9 +92,7 @@ const struct nfs_fh3 *nfs_get_rootfh(struct nfs_context *nfs);
 /* ---- limits and constants ---- */
 
 #define FH_MAX 64			/* NFS3_FHSIZE */
-#define MAX_IO_SIZE (64u << 20)		/* largest read or write we buffer */
 #define NB_IO_MAX (1u << 20)		/* netbench ops: bytes per READ3/WRITE3 at most */
-#define PATTERN_PERIOD 4096
 #define CACHE_MAX_ENTRIES 65536		/* then the handle cache starts afresh */
 #define READDIR_DIRCOUNT 8192		/* READDIRPLUS3 dircount and maxcount */
 #define READDIR_MAXCOUNT 32768
@@ -101,17 +100,6 @@ const struct nfs_fh3 *nfs_get_rootfh(struct nfs_context *nfs);
 #define DEFAULT_TIMEOUT_S 5
 #define FILE_MODE 0644
 #define DIR_MODE 0755
-
-/* NTCreateX create options and dispositions (MS-SMB), as fileio.c. */
-#define FILE_DIRECTORY_FILE 0x1
-#define FILE_NON_DIRECTORY_FILE 0x40
-#define FILE_DELETE_ON_CLOSE 0x1000
-enum { DISP_SUPERSEDE, DISP_OPEN, DISP_CREATE, DISP_OPEN_IF, DISP_OVERWRITE, DISP_OVERWRITE_IF };
-
-/* OPEN flags of the plain SMB ops (ops.def). */
-#define SMB_OPEN_CREATE 0x04
-#define SMB_OPEN_TRUNCATE 0x08
-#define SMB_OPEN_EXCL 0x10
 
 /* ---- options ---- */
 
@@ -179,11 +167,6 @@ struct lookup {
 	bool in_parent;		/* failed on a directory on the way */
 };
 
-struct nb_lock {
-	uint64_t offset;	/* a range this handle holds: start */
-	uint64_t length;	/* and length */
-};
-
 /* A netbench file number (op->handle). */
 struct nb_file {
 	bool open;		/* the number names an open file */
@@ -193,9 +176,7 @@ struct nb_file {
 	struct fhandle fh;	/* the file's handle */
 	char *path;		/* as opened, for delete-on-close */
 	size_t path_cap;	/* bytes allocated for path */
-	struct nb_lock *locks;	/* ranges held (LockX) */
-	uint16_t nlocks;	/* in locks */
-	uint16_t lock_cap;	/* allocated in locks */
+	struct lock_table locks; /* ranges held (LockX) */
 };
 
 /* One entry of a directory listing. */
@@ -249,10 +230,7 @@ struct nfsb {
 	uint64_t matches;
 	struct nb_file *files;		/* program.nhandles netbench handles */
 	uint32_t nfiles;
-	char *data;			/* write data: random bytes */
-	char *pattern;			/* WRITEPATTERN data, period PATTERN_PERIOD */
-	char *readbuf;			/* read target */
-	size_t bufsize;			/* size of each buffer */
+	struct iobuf buf;		/* data written and read */
 	bool copy_read;			/* copy READ3 data into readbuf (libnfs < 6) */
 	uint64_t create_verf;		/* next EXCLUSIVE create verifier */
 	uint32_t nlm_cookie;		/* next NLM cookie */
@@ -288,11 +266,6 @@ static uint8_t attr_type(const struct post_op_attr *a)
 static uint64_t attr_size(const struct post_op_attr *a)
 {
 	return a->attributes_follow ? a->post_op_attr_u.attributes.size : 0;
-}
-
-static bool is_dot(const char *name)
-{
-	return name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]));
 }
 
 static const char *shown(const char *path)
@@ -634,8 +607,8 @@ static void ex_read(struct nfsb *nb, void *res)
 #ifndef HAVE_RPC_NFS3_GETATTR_TASK
 	/* libnfs < 6 hands us the data in its receive buffer (>= 6 reads
 	 * straight into readbuf) */
-	if (nb->copy_read && ok->data.data_val && ok->data.data_len <= nb->bufsize)
-		memcpy(nb->readbuf, ok->data.data_val, ok->data.data_len);
+	if (nb->copy_read && ok->data.data_val && ok->data.data_len <= nb->buf.size)
+		memcpy(nb->buf.readbuf, ok->data.data_val, ok->data.data_len);
 #endif
 }
 
@@ -862,40 +835,6 @@ static uint32_t list_dir(struct client *c, struct nfsb *nb, const struct fhandle
 	return NFS3ERR_IO;
 }
 
-static int grow_buffers(struct client *c, struct nfsb *nb, size_t size)
-{
-	size_t n = nb->bufsize ? nb->bufsize : 1 << 16;
-	char *d, *p, *r;
-
-	if (size <= nb->bufsize)
-		return 0;
-	if (size > MAX_IO_SIZE)
-		return -1;
-	while (n < size)
-		n *= 2;
-	d = realloc(nb->data, n);
-	if (d)
-		nb->data = d;
-	p = realloc(nb->pattern, n + PATTERN_PERIOD);
-	if (p)
-		nb->pattern = p;
-	r = realloc(nb->readbuf, n);
-	if (r)
-		nb->readbuf = r;
-	if (!d || !p || !r)
-		return -1;
-	/* incompressible data, as a real client's would be */
-	for (size_t i = nb->bufsize; i + 8 <= n; i += 8) {
-		uint64_t v = rng_next(c->nc.rng);
-
-		memcpy(nb->data + i, &v, 8);
-	}
-	for (size_t i = nb->bufsize; i < n + PATTERN_PERIOD; i++)
-		nb->pattern[i] = (char)((i % PATTERN_PERIOD) * 2654435761u >> 13);
-	nb->bufsize = n;
-	return 0;
-}
-
 /* READ3 of count bytes into readbuf (grown by the caller). */
 static uint32_t rpc_read(struct client *c, struct nfsb *nb, const struct fhandle *fh, uint64_t offset,
 			 uint32_t count)
@@ -911,7 +850,7 @@ static uint32_t rpc_read(struct client *c, struct nfsb *nb, const struct fhandle
 	if (nb->dead)
 		return STATUS_FATAL;
 #ifdef HAVE_RPC_NFS3_GETATTR_TASK
-	if (!QUEUED(rpc_nfs3_read_task(nb->rpc, on_reply, nb->readbuf, count, &a, nb)))
+	if (!QUEUED(rpc_nfs3_read_task(nb->rpc, on_reply, nb->buf.readbuf, count, &a, nb)))
 		return not_queued(c, nb, nb->rpc, "READ3");
 #else
 	if (!QUEUED(rpc_nfs3_read_async(nb->rpc, on_reply, &a, nb)))
@@ -934,7 +873,7 @@ static uint32_t rpc_write(struct client *c, struct nfsb *nb, const struct fhandl
 	a.count = count;
 	a.stable = (stable_how)stable;
 	a.data.data_len = count;
-	a.data.data_val = c->writepattern ? nb->pattern + offset % PATTERN_PERIOD : nb->data;
+	a.data.data_val = (char *)iobuf_source(&nb->buf, c->writepattern, offset);
 	return NFS3(c, nb, write, "WRITE3", ex_write, &a);
 }
 
@@ -1207,7 +1146,7 @@ static uint32_t nfsb_read3(struct client *c, const struct op *op)
 	struct nfsb *nb = c->priv;
 
 	(void)op;
-	if (c->num[0] < 0 || c->num[1] < 0 || grow_buffers(c, nb, (size_t)c->num[1]) < 0)
+	if (c->num[0] < 0 || c->num[1] < 0 || iobuf_grow(&nb->buf, c->nc.rng, (size_t)c->num[1]) < 0)
 		return NFS3ERR_INVAL;
 	if (c->opt->fake_io) {
 		c->bytes = (uint64_t)c->num[1];
@@ -1234,7 +1173,7 @@ static uint32_t nfsb_write3(struct client *c, const struct op *op)
 
 	(void)op;
 	if (c->num[0] < 0 || c->num[1] < 0 || c->num[2] < UNSTABLE || c->num[2] > FILE_SYNC ||
-	    grow_buffers(c, nb, (size_t)c->num[1]) < 0)
+	    iobuf_grow(&nb->buf, c->nc.rng, (size_t)c->num[1]) < 0)
 		return NFS3ERR_INVAL;
 	if (c->opt->fake_io) {
 		c->bytes = (uint64_t)c->num[1];
@@ -1628,7 +1567,7 @@ static void file_open(struct nb_file *f, const struct lookup *lk, const char *pa
 	f->is_dir = is_dir;
 	f->delete_on_close = false;
 	f->dirty = false;
-	f->nlocks = 0;
+	f->locks.n = 0;
 	f->fh = lk->fh;
 	file_set_path(f, path);
 }
@@ -1640,7 +1579,7 @@ static uint32_t release_locks(struct client *c, struct nfsb *nb, struct nb_file 
  * descriptor without closing leaves them). */
 static uint32_t file_reuse(struct client *c, struct nfsb *nb, struct nb_file *f)
 {
-	if (!f->open || !f->nlocks)
+	if (!f->open || !f->locks.n)
 		return NFS3_OK;
 	return release_locks(c, nb, f) == STATUS_FATAL ? STATUS_FATAL : NFS3_OK;
 }
@@ -1739,13 +1678,13 @@ static uint32_t release_locks(struct client *c, struct nfsb *nb, struct nb_file 
 	uint32_t st = NLM4_GRANTED;
 
 #if NLM_BUILT
-	if (f->nlocks && nb->nlm)	/* closing a file drops its locks */
+	if (f->locks.n && nb->nlm)	/* closing a file drops its locks */
 		st = nlm_call(c, nb, NLM4_UNLOCK, &f->fh, 0, 0);
 #else
 	(void)c;
 	(void)nb;
 #endif
-	f->nlocks = 0;
+	f->locks.n = 0;
 	return st;
 }
 
@@ -1797,7 +1736,7 @@ static uint32_t read_file(struct client *c, struct nb_file *f, int64_t offset, i
 		c->bytes = (uint64_t)size;
 		return NT_STATUS_OK;
 	}
-	if (grow_buffers(c, nb, MIN((size_t)size, (size_t)nb->rsize)) < 0)
+	if (iobuf_grow(&nb->buf, c->nc.rng, MIN((size_t)size, (size_t)nb->rsize)) < 0)
 		return NT_STATUS_INVALID_PARAMETER;
 	nb->copy_read = c->writepattern;
 	while (done < (uint64_t)size) {
@@ -1808,7 +1747,7 @@ static uint32_t read_file(struct client *c, struct nb_file *f, int64_t offset, i
 		if (st != NFS3_OK)
 			return nt(st, false);
 		if (c->writepattern &&
-		    memcmp(nb->readbuf, nb->pattern + at % PATTERN_PERIOD, nb->r.count) != 0)
+		    !iobuf_pattern_ok(&nb->buf, nb->buf.readbuf, at, nb->r.count))
 			return NT_STATUS_FILE_CORRUPT_ERROR;
 		done += nb->r.count;
 		if (nb->r.count < want || nb->r.eof)
@@ -1835,7 +1774,7 @@ static uint32_t write_file(struct client *c, struct nb_file *f, int64_t offset, 
 		c->bytes = (uint64_t)size;
 		return NT_STATUS_OK;
 	}
-	if (grow_buffers(c, nb, MIN((size_t)size, (size_t)nb->wsize)) < 0)
+	if (iobuf_grow(&nb->buf, c->nc.rng, MIN((size_t)size, (size_t)nb->wsize)) < 0)
 		return NT_STATUS_INVALID_PARAMETER;
 	if (c->opt->one_byte_write_fix && size == 1) {
 		/* a client extending a file by writing its last byte */
@@ -2044,10 +1983,8 @@ static uint32_t nfsb_lockx(struct client *c, const struct op *op)
 		return NT_STATUS_INVALID_HANDLE;
 	if (c->num[1] < 0 || c->num[2] < 0)
 		return NT_STATUS_INVALID_LOCK_RANGE;
-	for (unsigned i = 0; i < f->nlocks; i++)
-		if (offset < f->locks[i].offset + f->locks[i].length &&
-		    f->locks[i].offset < offset + length)
-			return NT_STATUS_LOCK_NOT_GRANTED;	/* SMB locks don't stack */
+	if (lock_table_overlaps(&f->locks, offset, length))
+		return NT_STATUS_LOCK_NOT_GRANTED;	/* SMB locks don't stack */
 #if NLM_BUILT
 	if (nb->nlm) {
 		uint32_t st = nt_from_nlm(nlm_call(c, nb, NLM4_LOCK, &f->fh, offset, length));
@@ -2058,14 +1995,7 @@ static uint32_t nfsb_lockx(struct client *c, const struct op *op)
 #else
 	(void)nb;
 #endif
-	if (f->nlocks == f->lock_cap) {
-		f->lock_cap = f->lock_cap ? (uint16_t)MIN(f->lock_cap * 2, UINT16_MAX) : 4;
-		f->locks = xrealloc(f->locks, f->lock_cap * sizeof(*f->locks));
-	}
-	if (f->nlocks == UINT16_MAX)
-		return NT_STATUS_NO_MEMORY;
-	f->locks[f->nlocks++] = (struct nb_lock){ offset, length };
-	return NT_STATUS_OK;
+	return lock_table_add(&f->locks, offset, length) ? NT_STATUS_OK : NT_STATUS_NO_MEMORY;
 }
 
 static uint32_t nfsb_unlockx(struct client *c, const struct op *op)
@@ -2076,10 +2006,7 @@ static uint32_t nfsb_unlockx(struct client *c, const struct op *op)
 
 	if (!f)
 		return NT_STATUS_INVALID_HANDLE;
-	for (unsigned i = 0; i < f->nlocks; i++) {
-		if (f->locks[i].offset != offset || f->locks[i].length != length)
-			continue;
-		f->locks[i] = f->locks[--f->nlocks];
+	if (lock_table_remove(&f->locks, offset, length)) {
 #if NLM_BUILT
 		if (nb->nlm)
 			return nt_from_nlm(nlm_call(c, nb, NLM4_UNLOCK, &f->fh, offset, length));
@@ -2476,7 +2403,7 @@ static void nfsb_teardown(struct client *c)
 #if NLM_BUILT
 	if (nb->nlm) {
 		for (uint32_t i = 0; i < nb->nfiles && !nb->dead; i++)
-			if (nb->files[i].open && nb->files[i].nlocks)
+			if (nb->files[i].open && nb->files[i].locks.n)
 				release_locks(c, nb, &nb->files[i]);
 		rpc_destroy_context(nb->nlm);
 	}
@@ -2492,14 +2419,12 @@ static void nfsb_teardown(struct client *c)
 	}
 	for (uint32_t i = 0; i < nb->nfiles; i++) {
 		free(nb->files[i].path);
-		free(nb->files[i].locks);
+		lock_table_free(&nb->files[i].locks);
 	}
 	cache_clear(nb);
 	free(nb->cache.slot);
 	free(nb->files);
-	free(nb->data);
-	free(nb->pattern);
-	free(nb->readbuf);
+	iobuf_free(&nb->buf);
 	free(nb);
 	c->priv = NULL;
 }
@@ -2553,7 +2478,7 @@ static int nfsb_setup(struct client *c)
 	nb->rsize = (uint32_t)(max && max < NB_IO_MAX ? max : NB_IO_MAX);
 	max = nfs_get_writemax(nb->nfs);
 	nb->wsize = (uint32_t)(max && max < NB_IO_MAX ? max : NB_IO_MAX);
-	if (grow_buffers(c, nb, 1 << 16) < 0) {
+	if (iobuf_grow(&nb->buf, c->nc.rng, 1 << 16) < 0) {
 		snprintf(c->error, sizeof(c->error), "out of memory");
 		goto fail;
 	}

@@ -50,24 +50,10 @@
 
 #include "backend.h"
 #include "client.h"
+#include "common.h"
 #include "status.h"
 #include "util.h"
 
-/* NTCreateX create options and dispositions (MS-SMB2), as fileio. */
-#define FILE_DIRECTORY_FILE 0x1
-#define FILE_NON_DIRECTORY_FILE 0x40
-#define FILE_DELETE_ON_CLOSE 0x1000
-enum { DISP_SUPERSEDE, DISP_OPEN, DISP_CREATE, DISP_OPEN_IF, DISP_OVERWRITE, DISP_OVERWRITE_IF };
-
-/* OPEN flags of the plain SMB ops (ops.def). */
-#define SMB_OPEN_READ 0x01
-#define SMB_OPEN_WRITE 0x02
-#define SMB_OPEN_CREATE 0x04
-#define SMB_OPEN_TRUNCATE 0x08
-#define SMB_OPEN_EXCL 0x10
-
-#define PATTERN_PERIOD 4096	/* WRITEPATTERN data: the same bytes as fileio */
-#define MAX_IO_SIZE (64u << 20)
 #define KNOWN_DIRS 32		/* directories remembered per client */
 #define MAX_TREE_DEPTH 512
 #define SMB_TIMEOUT_DEFAULT 10	/* seconds */
@@ -114,19 +100,12 @@ static const struct poptOption smb_option_table[] = {
 	POPT_TABLEEND
 };
 
-struct smb_lock {
-	uint64_t offset;	/* locked range */
-	uint64_t length;
-};
-
 struct smb_handle {
 	SMBCFILE *file;		/* the server handle; NULL for a directory */
 	uint8_t open;		/* in use */
 	uint8_t is_dir;		/* a directory: checked at open, no server handle kept */
 	uint8_t delete_on_close; /* remove the path when it is closed */
-	uint16_t nlocks;	/* ranges held (the emulated lock table) */
-	uint16_t lock_cap;
-	struct smb_lock *locks;
+	struct lock_table locks; /* ranges held (the emulated lock table) */
 	char *path;		/* the path it was opened with */
 	size_t path_cap;
 };
@@ -140,10 +119,7 @@ struct smb {
 	char *url;		/* URL buffers of url_size bytes */
 	char *url2;
 	size_t url_size;
-	char *data;		/* write data: random bytes */
-	char *pattern;		/* WRITEPATTERN data, period PATTERN_PERIOD */
-	char *readbuf;		/* read target */
-	size_t bufsize;		/* size of each of the three buffers */
+	struct iobuf buf;	/* data written and read */
 	char *own_root[MAX_ROOTS]; /* this client's trees: only it changes them */
 	size_t own_len[MAX_ROOTS];
 	uint32_t nown;
@@ -450,40 +426,6 @@ static uint32_t handle_failed(struct client *c, const struct op *op, int err, ui
 
 /* ---- buffers and handles ---- */
 
-static int grow_buffers(struct client *c, struct smb *s, size_t size)
-{
-	size_t n = s->bufsize ? s->bufsize : 1 << 16;
-	char *d, *p, *r;
-
-	if (size <= s->bufsize)
-		return 0;
-	if (size > MAX_IO_SIZE)
-		return -1;
-	while (n < size)
-		n *= 2;
-	d = realloc(s->data, n);
-	if (d)
-		s->data = d;
-	p = realloc(s->pattern, n + PATTERN_PERIOD);
-	if (p)
-		s->pattern = p;
-	r = realloc(s->readbuf, n);
-	if (r)
-		s->readbuf = r;
-	if (!d || !p || !r)
-		return -1;
-	/* incompressible data, as a real client's would be */
-	for (size_t i = s->bufsize; i + 8 <= n; i += 8) {
-		uint64_t v = rng_next(c->nc.rng);
-
-		memcpy(s->data + i, &v, 8);
-	}
-	for (size_t i = s->bufsize; i < n + PATTERN_PERIOD; i++)
-		s->pattern[i] = (char)((i % PATTERN_PERIOD) * 2654435761u >> 13);
-	s->bufsize = n;
-	return 0;
-}
-
 static struct smb_handle *handle_of(struct client *c, const struct op *op)
 {
 	struct smb *s = c->priv;
@@ -500,7 +442,7 @@ static void handle_release(struct smb *s, struct smb_handle *h)
 	h->file = NULL;
 	h->open = 0;
 	h->is_dir = 0;
-	h->nlocks = 0;
+	h->locks.n = 0;
 	h->delete_on_close = 0;
 }
 
@@ -764,7 +706,7 @@ static int smb_setup(struct client *c)
 		s->own_root[r] = xstrdup(path);
 		s->nown++;
 	}
-	if (grow_buffers(c, s, 1 << 16) < 0) {
+	if (iobuf_grow(&s->buf, c->nc.rng, 1 << 16) < 0) {
 		snprintf(c->error, sizeof(c->error), "out of memory");
 		goto fail;
 	}
@@ -782,7 +724,7 @@ static void smb_teardown(struct client *c)
 		return;
 	for (uint32_t i = 0; i < s->nhandles; i++) {
 		handle_release(s, &s->h[i]);
-		free(s->h[i].locks);
+		lock_table_free(&s->h[i].locks);
 		free(s->h[i].path);
 	}
 	count_wire(c);
@@ -800,19 +742,12 @@ static void smb_teardown(struct client *c)
 	free(s->h);
 	free(s->url);
 	free(s->url2);
-	free(s->data);
-	free(s->pattern);
-	free(s->readbuf);
+	iobuf_free(&s->buf);
 	free(s);
 	c->priv = NULL;
 }
 
 /* ---- removing trees ---- */
-
-static bool is_dot(const char *name)
-{
-	return name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]));
-}
 
 /* Remove s->tree (len bytes) and everything under it: 0 or -errno. */
 static int tree_remove(struct smb *s, size_t len, int depth)
@@ -1051,18 +986,18 @@ static uint32_t do_read(struct client *c, const struct op *op, struct smb_handle
 		c->bytes = (uint64_t)size;
 		return NT_STATUS_OK;
 	}
-	if (grow_buffers(c, s, (size_t)size) < 0)
+	if (iobuf_grow(&s->buf, c->nc.rng, (size_t)size) < 0)
 		return NT_STATUS_INVALID_PARAMETER;
 	/* a SEEK_SET only sets libsmbclient's offset: no wire traffic */
 	smbc_getFunctionLseek(s->ctx)(s->ctx, h->file, (off_t)offset, SEEK_SET);
-	n = smbc_getFunctionRead(s->ctx)(s->ctx, h->file, s->readbuf, (size_t)size);
+	n = smbc_getFunctionRead(s->ctx)(s->ctx, h->file, s->buf.readbuf, (size_t)size);
 	if (n < 0)
 		return smb_error(c, op, errno, NULL);
 	if (n == 0 && size > 0)
 		return NT_STATUS_END_OF_FILE;
 	c->bytes = (uint64_t)n;
 	if (c->writepattern &&
-	    memcmp(s->readbuf, s->pattern + (uint64_t)offset % PATTERN_PERIOD, (size_t)n) != 0)
+	    !iobuf_pattern_ok(&s->buf, s->buf.readbuf, (uint64_t)offset, (size_t)n))
 		return NT_STATUS_FILE_CORRUPT_ERROR;
 	return NT_STATUS_OK;
 }
@@ -1099,7 +1034,7 @@ static uint32_t do_write(struct client *c, const struct op *op, struct smb_handl
 		c->bytes = (uint64_t)size;
 		return NT_STATUS_OK;
 	}
-	if (grow_buffers(c, s, (size_t)size) < 0)
+	if (iobuf_grow(&s->buf, c->nc.rng, (size_t)size) < 0)
 		return NT_STATUS_INVALID_PARAMETER;
 	if (c->opt->one_byte_write_fix && size == 1) {
 		int r = one_byte_extend(s, h, offset, &err);
@@ -1111,7 +1046,7 @@ static uint32_t do_write(struct client *c, const struct op *op, struct smb_handl
 			return NT_STATUS_OK;
 		}
 	}
-	src = c->writepattern ? s->pattern + (uint64_t)offset % PATTERN_PERIOD : s->data;
+	src = iobuf_source(&s->buf, c->writepattern, (uint64_t)offset);
 	smbc_getFunctionLseek(s->ctx)(s->ctx, h->file, (off_t)offset, SEEK_SET);
 	n = smbc_getFunctionWrite(s->ctx)(s->ctx, h->file, src, (size_t)size);
 	if (n < 0)
@@ -1165,20 +1100,9 @@ static uint32_t smb_lockx(struct client *c, const struct op *op)
 		return NT_STATUS_INVALID_HANDLE;
 	if (c->num[1] < 0 || c->num[2] < 0)
 		return NT_STATUS_INVALID_LOCK_RANGE;
-	for (unsigned i = 0; i < h->nlocks; i++)
-		if (offset < h->locks[i].offset + h->locks[i].length &&
-		    h->locks[i].offset < offset + length)
-			return NT_STATUS_LOCK_NOT_GRANTED;	/* SMB locks don't stack */
-	if (h->nlocks == h->lock_cap) {
-		uint16_t cap = h->lock_cap ? (uint16_t)(h->lock_cap * 2) : 4;
-
-		if (cap == 0)
-			return NT_STATUS_NO_MEMORY;
-		h->locks = xrealloc(h->locks, cap * sizeof(*h->locks));
-		h->lock_cap = cap;
-	}
-	h->locks[h->nlocks++] = (struct smb_lock){ offset, length };
-	return NT_STATUS_OK;
+	if (lock_table_overlaps(&h->locks, offset, length))
+		return NT_STATUS_LOCK_NOT_GRANTED;	/* SMB locks don't stack */
+	return lock_table_add(&h->locks, offset, length) ? NT_STATUS_OK : NT_STATUS_NO_MEMORY;
 }
 
 static uint32_t smb_unlockx(struct client *c, const struct op *op)
@@ -1188,13 +1112,7 @@ static uint32_t smb_unlockx(struct client *c, const struct op *op)
 
 	if (!h)
 		return NT_STATUS_INVALID_HANDLE;
-	for (unsigned i = 0; i < h->nlocks; i++) {
-		if (h->locks[i].offset == offset && h->locks[i].length == length) {
-			h->locks[i] = h->locks[--h->nlocks];
-			return NT_STATUS_OK;
-		}
-	}
-	return NT_STATUS_RANGE_NOT_LOCKED;
+	return lock_table_remove(&h->locks, offset, length) ? NT_STATUS_OK : NT_STATUS_RANGE_NOT_LOCKED;
 }
 
 /* ---- metadata ---- */

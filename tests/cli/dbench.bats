@@ -365,3 +365,29 @@ L
 	[[ "$output" == *"passes per client 3..3 (12 in all)"* ]]
 	[[ "$output" == *"Operations 96240 in"* ]]
 }
+
+@test "WRITEPATTERN data reads back verified; SMB lock semantics on fileio" {
+	loadfile wp.txt <<'L'
+WRITEPATTERN
+Mkdir "\clients" *
+Mkdir "\clients\client1" *
+NTCreateX "\clients\client1\f" 0x40 0x5 1 NT_STATUS_OK
+WriteX 1 1000 70000 70000 NT_STATUS_OK
+ReadX 1 1000 70000 70000 NT_STATUS_OK
+ReadX 1 1001 500 500 NT_STATUS_OK
+LockX 1 0 10 NT_STATUS_OK
+LockX 1 5 10 NT_STATUS_LOCK_NOT_GRANTED
+UnlockX 1 0 10 NT_STATUS_OK
+UnlockX 1 0 10 NT_STATUS_RANGE_NOT_LOCKED
+WRITEPATTERN off
+WriteX 1 0 100 100 NT_STATUS_OK
+WRITEPATTERN on
+ReadX 1 0 100 100 NT_STATUS_FILE_CORRUPT_ERROR
+Close 1 NT_STATUS_OK
+L
+	run_dbench -c "$T/wp.txt" -D "$T/d" --run-once 2
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Operations 26 in"*", 0 mismatches,"* ]]
+	assert_empty_target
+}

@@ -1,0 +1,91 @@
+/*
+ * common.c - see common.h.
+ *
+ * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "common.h"
+#include "util.h"
+
+int iobuf_grow(struct iobuf *b, uint64_t rng[2], size_t size)
+{
+	size_t n = b->size ? b->size : 1 << 16;
+	char *d, *p, *r;
+
+	if (size <= b->size)
+		return 0;
+	if (size > MAX_IO_SIZE)
+		return -1;
+	while (n < size)
+		n *= 2;
+	d = realloc(b->data, n);
+	if (d)
+		b->data = d;
+	p = realloc(b->pattern, n + PATTERN_PERIOD);
+	if (p)
+		b->pattern = p;
+	r = realloc(b->readbuf, n);
+	if (r)
+		b->readbuf = r;
+	if (!d || !p || !r)
+		return -1;
+	/* incompressible data, so compressing or deduplicating servers and
+	 * file systems do the work a real client's data would cause */
+	for (size_t i = b->size; i + 8 <= n; i += 8) {
+		uint64_t v = rng_next(rng);
+
+		memcpy(b->data + i, &v, 8);
+	}
+	for (size_t i = b->size; i < n + PATTERN_PERIOD; i++)
+		b->pattern[i] = (char)((i % PATTERN_PERIOD) * 2654435761u >> 13);
+	b->size = n;
+	return 0;
+}
+
+void iobuf_free(struct iobuf *b)
+{
+	free(b->data);
+	free(b->pattern);
+	free(b->readbuf);
+	memset(b, 0, sizeof(*b));
+}
+
+bool lock_table_overlaps(const struct lock_table *t, uint64_t offset, uint64_t length)
+{
+	for (unsigned i = 0; i < t->n; i++)
+		if (offset < t->r[i].offset + t->r[i].length && t->r[i].offset < offset + length)
+			return true;
+	return false;
+}
+
+bool lock_table_add(struct lock_table *t, uint64_t offset, uint64_t length)
+{
+	if (t->n == UINT16_MAX)
+		return false;
+	if (t->n == t->cap) {
+		t->cap = t->cap ? (uint16_t)MIN((unsigned)t->cap * 2, UINT16_MAX) : 4;
+		t->r = xrealloc(t->r, t->cap * sizeof(*t->r));
+	}
+	t->r[t->n++] = (struct lock_range){ offset, length };
+	return true;
+}
+
+bool lock_table_remove(struct lock_table *t, uint64_t offset, uint64_t length)
+{
+	for (unsigned i = 0; i < t->n; i++) {
+		if (t->r[i].offset == offset && t->r[i].length == length) {
+			t->r[i] = t->r[--t->n];
+			return true;
+		}
+	}
+	return false;
+}
+
+void lock_table_free(struct lock_table *t)
+{
+	free(t->r);
+	memset(t, 0, sizeof(*t));
+}

@@ -1,0 +1,84 @@
+/*
+ * common.h - what several backends need the same way: the netbench
+ * constants (NTCreateX options and dispositions, OPEN flags), the data
+ * buffers (random write data, the WRITEPATTERN bytes, the read target),
+ * and an SMB-style byte-range lock table kept per handle.
+ *
+ * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
+ */
+#ifndef DBENCH_BACKENDS_COMMON_H
+#define DBENCH_BACKENDS_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* NTCreateX create options and dispositions (MS-SMB). */
+#define FILE_DIRECTORY_FILE 0x1
+#define FILE_NON_DIRECTORY_FILE 0x40
+#define FILE_DELETE_ON_CLOSE 0x1000
+enum { DISP_SUPERSEDE, DISP_OPEN, DISP_CREATE, DISP_OPEN_IF, DISP_OVERWRITE, DISP_OVERWRITE_IF };
+
+/* OPEN flags of the plain SMB ops (ops.def). */
+#define SMB_OPEN_READ 0x01
+#define SMB_OPEN_WRITE 0x02
+#define SMB_OPEN_CREATE 0x04
+#define SMB_OPEN_TRUNCATE 0x08
+#define SMB_OPEN_EXCL 0x10
+
+#define PATTERN_PERIOD 4096	/* WRITEPATTERN data repeats every 4 KiB */
+#define MAX_IO_SIZE (64u << 20)	/* the largest read or write an op may ask */
+
+/* The data a client writes and reads. */
+struct iobuf {
+	char *data;		/* write data: random, incompressible bytes */
+	char *pattern;		/* WRITEPATTERN data: size + PATTERN_PERIOD bytes */
+	char *readbuf;		/* read target */
+	size_t size;		/* bytes in data and readbuf */
+};
+
+/* Make the buffers hold size bytes (random data from the client's
+ * generator); 0, or -1 when size is over MAX_IO_SIZE or memory is short. */
+int iobuf_grow(struct iobuf *b, uint64_t rng[2], size_t size);
+void iobuf_free(struct iobuf *b);
+
+/* What to write at a file offset: the pattern's bytes for that offset
+ * while WRITEPATTERN is on, else random data. */
+static inline const char *iobuf_source(const struct iobuf *b, int pattern, uint64_t offset)
+{
+	return pattern ? b->pattern + offset % PATTERN_PERIOD : b->data;
+}
+
+/* Are n bytes read at offset what WRITEPATTERN wrote there? */
+static inline bool iobuf_pattern_ok(const struct iobuf *b, const char *got, uint64_t offset, size_t n)
+{
+	return memcmp(got, b->pattern + offset % PATTERN_PERIOD, n) == 0;
+}
+
+/* Byte ranges a handle holds; SMB locks do not stack or overlap. */
+struct lock_range {
+	uint64_t offset;
+	uint64_t length;
+};
+
+struct lock_table {
+	struct lock_range *r;	/* held ranges */
+	uint16_t n;		/* in r */
+	uint16_t cap;		/* allocated in r */
+};
+
+/* Does the range overlap one already held? */
+bool lock_table_overlaps(const struct lock_table *t, uint64_t offset, uint64_t length);
+/* Record a held range; false when the table is full. */
+bool lock_table_add(struct lock_table *t, uint64_t offset, uint64_t length);
+/* Drop the range held with exactly this offset and length; false if none. */
+bool lock_table_remove(struct lock_table *t, uint64_t offset, uint64_t length);
+void lock_table_free(struct lock_table *t);
+
+static inline bool is_dot(const char *name)
+{
+	return name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]));
+}
+
+#endif
