@@ -432,23 +432,6 @@ static uint32_t open_dir(struct client *c, struct fio_handle *h, char *path, int
 	return NT_STATUS_OK;
 }
 
-static int disposition_flags(int disp)
-{
-	switch (disp) {
-	case DISP_SUPERSEDE:
-	case DISP_OVERWRITE_IF:
-		return O_CREAT | O_TRUNC;
-	case DISP_CREATE:
-		return O_CREAT | O_EXCL;
-	case DISP_OPEN_IF:
-		return O_CREAT;
-	case DISP_OVERWRITE:
-		return O_TRUNC;
-	default:
-		return 0;
-	}
-}
-
 static uint32_t fio_ntcreatex(struct client *c, const struct op *op)
 {
 	struct fio *f = c->priv;
@@ -881,21 +864,9 @@ static uint32_t fio_smb_open(struct client *c, const struct op *op)
 	struct fio_handle *h = &f->h[op->handle];
 	char *path = c->path[0];
 	uint64_t fl = (uint64_t)c->num[0];
-	int flags = O_NOFOLLOW | O_CLOEXEC, pm, fd;
+	int flags = O_NOFOLLOW | O_CLOEXEC | smb_open_flags(fl), pm, fd;
 
 	pm = lookup(c, path);
-	if ((fl & SMB_OPEN_READ) && !(fl & SMB_OPEN_WRITE))
-		flags |= O_RDONLY;
-	else if ((fl & SMB_OPEN_WRITE) && !(fl & SMB_OPEN_READ))
-		flags |= O_WRONLY;
-	else
-		flags |= O_RDWR;
-	if (fl & SMB_OPEN_CREATE)
-		flags |= O_CREAT;
-	if (fl & SMB_OPEN_TRUNCATE)
-		flags |= O_TRUNC;
-	if (fl & SMB_OPEN_EXCL)
-		flags |= O_CREAT | O_EXCL;
 	if (c->opt->sync_open)
 		flags |= O_SYNC;
 	fd = open(path, flags, 0644);

@@ -878,23 +878,6 @@ opened:
 	return NT_STATUS_OK;
 }
 
-static int disposition_flags(int disp)
-{
-	switch (disp) {
-	case DISP_SUPERSEDE:
-	case DISP_OVERWRITE_IF:
-		return O_CREAT | O_TRUNC;
-	case DISP_CREATE:
-		return O_CREAT | O_EXCL;
-	case DISP_OPEN_IF:
-		return O_CREAT;
-	case DISP_OVERWRITE:
-		return O_TRUNC;
-	default:
-		return 0;
-	}
-}
-
 static uint32_t smb_ntcreatex(struct client *c, const struct op *op)
 {
 	struct smb *s = c->priv;
@@ -1346,21 +1329,9 @@ static uint32_t smb_smb_open(struct client *c, const struct op *op)
 	struct smb_handle *h = &s->h[op->handle];
 	const char *path = c->path[0];
 	uint64_t fl = (uint64_t)c->num[0];
-	int flags;
+	int flags = smb_open_flags(fl);
 	SMBCFILE *f;
 
-	if ((fl & SMB_OPEN_READ) && !(fl & SMB_OPEN_WRITE))
-		flags = O_RDONLY;
-	else if ((fl & SMB_OPEN_WRITE) && !(fl & SMB_OPEN_READ))
-		flags = O_WRONLY;
-	else
-		flags = O_RDWR;
-	if (fl & SMB_OPEN_CREATE)
-		flags |= O_CREAT;
-	if (fl & SMB_OPEN_TRUNCATE)
-		flags |= O_TRUNC;
-	if (fl & SMB_OPEN_EXCL)
-		flags |= O_CREAT | O_EXCL;
 	f = smbc_getFunctionOpen(s->ctx)(s->ctx, url_of(s, path), flags, 0644);
 	if (!f)
 		return smb_error(c, op, errno, path);
