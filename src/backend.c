@@ -18,6 +18,11 @@ const struct backend *const backends[] = {
 #ifdef HAVE_NFS
 	&nfs_backend,
 #endif
+	&block_backend,
+	&scsi_backend,
+#ifdef HAVE_ISCSI
+	&iscsi_backend,
+#endif
 	&null_backend,
 	NULL,
 };

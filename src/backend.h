@@ -108,15 +108,22 @@ struct backend {
 void client_count_net(struct client *c, uint64_t sent, uint64_t received);
 
 /* The optional backends' names, for --help. */
-#if defined(HAVE_SMB) && defined(HAVE_NFS)
-#define BACKEND_LIST_HELP ", smb, nfs"
-#elif defined(HAVE_SMB)
-#define BACKEND_LIST_HELP ", smb"
-#elif defined(HAVE_NFS)
-#define BACKEND_LIST_HELP ", nfs"
+#ifdef HAVE_SMB
+#define BACKEND_HELP_SMB ", smb"
 #else
-#define BACKEND_LIST_HELP ""
+#define BACKEND_HELP_SMB ""
 #endif
+#ifdef HAVE_NFS
+#define BACKEND_HELP_NFS ", nfs"
+#else
+#define BACKEND_HELP_NFS ""
+#endif
+#ifdef HAVE_ISCSI
+#define BACKEND_HELP_ISCSI ", iscsi"
+#else
+#define BACKEND_HELP_ISCSI ""
+#endif
+#define BACKEND_LIST_HELP BACKEND_HELP_SMB BACKEND_HELP_NFS ", block, scsi" BACKEND_HELP_ISCSI
 
 /* All backends built into this program, NULL-terminated. */
 extern const struct backend *const backends[];
@@ -125,6 +132,11 @@ const struct backend *backend_find(const char *name);
 extern const struct backend fileio_backend;
 extern const struct backend sockio_backend;
 extern const struct backend null_backend;
+extern const struct backend block_backend;
+extern const struct backend scsi_backend;
+#ifdef HAVE_ISCSI
+extern const struct backend iscsi_backend;
+#endif
 #ifdef HAVE_SMB
 extern const struct backend smb_backend;
 #endif

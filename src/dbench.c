@@ -66,7 +66,8 @@ int main(int argc, const char **argv)
 	prog = program_load(options.loadfile, stderr);
 	if (!prog)
 		return EXIT_USAGE;
-	if (program_check_backend(prog, be, stderr) < 0) {
+	if (program_check_backend(prog, be, stderr) < 0 ||
+	    program_check_scsi_writes(prog, options.allow_scsi_writes, stderr) < 0) {
 		program_free(prog);
 		return EXIT_USAGE;
 	}

@@ -588,6 +588,7 @@ static int compile_op(struct parser *ps, int id, const struct token *tok, int nt
 			  info->name, (int)st->len, st->s,
 			  info->domain == DOMAIN_NT ? "an NT_STATUS_* name" :
 			  info->domain == DOMAIN_NFS ? "an nfsstat3 name such as NFS3ERR_NOENT" :
+			  info->domain == DOMAIN_SCSI ? "a SCSI status such as GOOD or CHECK_CONDITION/ILLEGAL_REQUEST" :
 			  "an nlm4_stats name such as NLM4_DENIED");
 		return -1;
 	}
@@ -879,6 +880,13 @@ static void compile_line(struct parser *ps, const char *p, const char *end)
 			perror_at(ps, "unknown operation '%.*s'", (int)tok[0].len, tok[0].s);
 		return;
 	}
+	if (ntok > 1 && (op_info[id].args[0] == 'p') != tok[1].quoted) {
+		/* READ "path" ... (SMB) or READ offset ... (block) */
+		int other = op_overload(id, tok[1].quoted);
+
+		if (other >= 0)
+			id = other;
+	}
 	rc = compile_op(ps, id, tok + 1, ntok - 1, when);
 	if (rc == 0 && ps->repeat_open) {
 		ps->repeat_open = 0;
@@ -1142,6 +1150,22 @@ int program_check_backend(const struct program *prog, const struct backend *be, 
 	return bad;
 }
 
+int program_check_scsi_writes(const struct program *prog, bool allowed, FILE *errors)
+{
+	if (allowed)
+		return 0;
+	for (uint32_t i = 0; i < prog->nops; i++) {
+		const struct op *op = &prog->ops[i];
+
+		if (op->id < OP_COUNT && op_is_scsi_write(op->id)) {
+			fprintf(errors, "%s:%u: %s changes the LUN: refused without --allow-scsi-writes\n",
+				prog->filename, op->line, op_info[op->id].name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 void program_free(struct program *prog)
 {
 	if (!prog)
@@ -1204,9 +1228,9 @@ void program_pass_stats(const struct program *prog, int nclients, uint64_t seed,
 			st->ops[op->id]++;
 			st->total_ops++;
 			if (op_is_read(op->id) && num[op_size_arg(op->id)] > 0)
-				st->bytes_read += (uint64_t)num[op_size_arg(op->id)];
+				st->bytes_read += (uint64_t)(num[op_size_arg(op->id)] * op_size_unit(op->id));
 			if (op_is_write(op->id) && num[op_size_arg(op->id)] > 0)
-				st->bytes_written += (uint64_t)num[op_size_arg(op->id)];
+				st->bytes_written += (uint64_t)(num[op_size_arg(op->id)] * op_size_unit(op->id));
 			for (int i = 0; i < op->npaths; i++) {
 				if (!seen[op->path[i]]) {
 					seen[op->path[i]] = 1;
