@@ -39,8 +39,8 @@ static struct {
 
 struct block_client {
 	int fd;
-	char *buf;		/* BLOCK_ALIGN-aligned */
-	size_t bufsize;
+	char *buf[2];		/* BLOCK_ALIGN-aligned: read into, write from */
+	size_t bufsize[2];
 };
 
 static const struct poptOption block_options[] = {
@@ -129,29 +129,31 @@ static void block_teardown(struct client *c)
 		return;
 	if (bc->fd >= 0)
 		close(bc->fd);
-	free(bc->buf);
+	free(bc->buf[0]);
+	free(bc->buf[1]);
 	free(bc);
 	c->priv = NULL;
 }
 
-/* A buffer of at least len bytes: the write data is random bytes. */
-static char *block_buffer(struct client *c, struct block_client *bc, size_t len)
+/* The read buffer, or the write buffer (random bytes, never read into),
+ * of at least len bytes. */
+static char *block_buffer(struct client *c, struct block_client *bc, bool write, size_t len)
 {
 	void *p;
 
-	if (len <= bc->bufsize)
-		return bc->buf;
-	if (posix_memalign(&p, BLOCK_ALIGN, len) != 0)
+	if (len <= bc->bufsize[write])
+		return bc->buf[write];
+	if (posix_memalign(&p, BLOCK_ALIGN, len ? len : 1) != 0)
 		return NULL;
-	for (size_t i = 0; i < len; i += 8) {
+	for (size_t i = 0; write && i < len; i += 8) {
 		uint64_t r = rng_next(c->nc.rng);
 
 		memcpy((char *)p + i, &r, len - i < 8 ? len - i : 8);
 	}
-	free(bc->buf);
-	bc->buf = p;
-	bc->bufsize = len;
-	return bc->buf;
+	free(bc->buf[write]);
+	bc->buf[write] = p;
+	bc->bufsize[write] = len;
+	return p;
 }
 
 /* Where an access of *len bytes at offset lands inside DEV. */
@@ -180,7 +182,7 @@ static uint32_t block_rw(struct client *c, bool write)
 
 	if ((uint64_t)len > BLOCK_MAX_IO)
 		return NT_STATUS_INVALID_PARAMETER;
-	buf = block_buffer(c, bc, (size_t)len);
+	buf = block_buffer(c, bc, write, (size_t)len);
 	if (!buf)
 		return NT_STATUS_NO_MEMORY;
 	while (done < (size_t)len) {
