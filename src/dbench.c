@@ -55,6 +55,7 @@ static void print_check(const struct program *prog, const struct backend *be)
 int main(int argc, const char **argv)
 {
 	const struct backend *be;
+	char why[512];
 	struct program *prog;
 	struct shared *sh;
 	struct run_result res;
@@ -62,7 +63,7 @@ int main(int argc, const char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	options_parse(argc, argv);
-	be = backend_find(options.backend);
+	be = backend_find(options.backend, why, sizeof(why));	/* found by options_parse */
 	prog = program_load(options.loadfile, stderr);
 	if (!prog)
 		return EXIT_USAGE;
