@@ -45,7 +45,7 @@ struct block_client {
 
 static const struct poptOption block_options[] = {
 	{ "block", 0, POPT_ARG_STRING, &blk.dev, 0,
-	  "block backend: the block device or regular file to read and write", "DEV" },
+	  "the block device or regular file to read and write", "DEV" },
 	POPT_TABLEEND
 };
 
@@ -238,10 +238,11 @@ static int block_exists(struct client *c, const char *path)
 }
 
 const struct backend block_backend = {
+	.abi = BACKEND_ABI,
 	.name = "block",
 	.description = "READ/WRITE at byte offsets of a block device or file (--block=DEV)",
+	.flags = BACKEND_BLOCK,
 	.options = block_options,
-	.options_title = "Block backend (-B block):",
 	.init = block_init,
 	.setup = block_setup,
 	.teardown = block_teardown,

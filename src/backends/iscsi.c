@@ -35,9 +35,9 @@ static struct {
 
 static const struct poptOption iscsi_options[] = {
 	{ "iscsi", 0, POPT_ARG_STRING, &iopt.url, 0,
-	  "iscsi backend: the LUN, iscsi://[USER%PASSWORD@]HOST[:PORT]/IQN/LUN", "URL" },
+	  "the LUN, iscsi://[USER%PASSWORD@]HOST[:PORT]/IQN/LUN", "URL" },
 	{ "iscsi-initiatorname", 0, POPT_ARG_STRING, &iopt.initiator, 0,
-	  "iscsi backend: client N logs in as NAME-N (default iqn.2026-01.org.dbench:client)",
+	  "client N logs in as NAME-N (default iqn.2026-01.org.dbench:client)",
 	  "NAME" },
 	POPT_TABLEEND
 };
@@ -251,10 +251,11 @@ static int iscsi_exists(struct client *c, const char *path)
 }
 
 const struct backend iscsi_backend = {
+	.abi = BACKEND_ABI,
 	.name = "iscsi",
 	.description = "SCSI commands to an iSCSI LUN through libiscsi (--iscsi=URL)",
+	.flags = BACKEND_BLOCK,
 	.options = iscsi_options,
-	.options_title = "iSCSI backend (-B iscsi):",
 	.init = iscsi_init,
 	.setup = iscsi_setup,
 	.teardown = iscsi_teardown,

@@ -31,7 +31,7 @@ static const char *sg_dev;	/* --scsi */
 
 static const struct poptOption sg_options[] = {
 	{ "scsi", 0, POPT_ARG_STRING, &sg_dev, 0,
-	  "scsi backend: the SCSI generic device to send the commands to", "/dev/sgN" },
+	  "the SCSI generic device to send the commands to", "/dev/sgN" },
 	POPT_TABLEEND
 };
 
@@ -191,10 +191,11 @@ static int sg_exists(struct client *c, const char *path)
 }
 
 const struct backend scsi_backend = {
+	.abi = BACKEND_ABI,
 	.name = "scsi",
 	.description = "SCSI commands through SG_IO on a SCSI generic device (--scsi=/dev/sgN)",
+	.flags = BACKEND_BLOCK,
 	.options = sg_options,
-	.options_title = "SCSI backend (-B scsi):",
 	.init = sg_init,
 	.setup = sg_setup,
 	.teardown = sg_teardown,
