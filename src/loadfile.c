@@ -1160,66 +1160,6 @@ void program_free(struct program *prog)
 	free(prog);
 }
 
-/* ---- one pass, walked ---- */
-
-void program_pass_stats(const struct program *prog, int nclients, uint64_t seed, struct pass_stats *st)
-{
-	struct numctx ctx = { .child = 0, .nchildren = nclients };
-	uint32_t left[MAX_LOOP_DEPTH];
-	int depth = 0;
-	uint8_t *seen = xcalloc(prog->npaths ? prog->npaths : 1, 1);
-	int64_t (*last)[MAX_NUMS] = xcalloc(OP_COUNT, sizeof(*last));
-	const uint64_t limit = 100000000;	/* stop walking absurd loops */
-
-	memset(st, 0, sizeof(*st));
-	rng_seed(ctx.rng, seed, 0);
-	for (uint32_t pc = 0; pc < prog->nops && st->total_ops < limit;) {
-		const struct op *op = &prog->ops[pc];
-		int64_t num[MAX_NUMS];
-
-		numexpr_eval_all(prog, op, &ctx, last[op->id < OP_COUNT ? op->id : 0], num);
-		if (op->when_ns >= 0 && (double)op->when_ns / 1e9 > st->duration)
-			st->duration = (double)op->when_ns / 1e9;
-		switch (op->id) {
-		case DIR_LOOP:
-			if (num[0] <= 0) {
-				pc = (uint32_t)op->num[1];
-				continue;
-			}
-			left[depth++] = (uint32_t)MIN(num[0], (int64_t)UINT32_MAX);
-			pc++;
-			continue;
-		case DIR_ENDLOOP:
-			if (--left[depth - 1] > 0) {
-				pc = (uint32_t)op->num[1] + 1;
-				continue;
-			}
-			depth--;
-			pc++;
-			continue;
-		default:
-			break;
-		}
-		if (op->id < OP_COUNT) {
-			st->ops[op->id]++;
-			st->total_ops++;
-			if (op_is_read(op->id) && num[op_size_arg(op->id)] > 0)
-				st->bytes_read += (uint64_t)num[op_size_arg(op->id)];
-			if (op_is_write(op->id) && num[op_size_arg(op->id)] > 0)
-				st->bytes_written += (uint64_t)num[op_size_arg(op->id)];
-			for (int i = 0; i < op->npaths; i++) {
-				if (!seen[op->path[i]]) {
-					seen[op->path[i]] = 1;
-					st->paths++;
-				}
-			}
-		}
-		pc++;
-	}
-	free(seen);
-	free(last);
-}
-
 const char *loadfile_default(void)
 {
 	static const char *const candidates[] = {
