@@ -41,8 +41,8 @@ static void print_check(const struct program *prog, const struct backend *be)
 	}
 	printf(" %-24s %10llu\n", "total", (unsigned long long)ps.total_ops);
 	if (ps.truncated)
-		printf(" (stopped after %llu steps: the figures are of that much of the pass)\n",
-		       (unsigned long long)ps.steps);
+		printf("(the walk stopped after %llu steps: one pass is longer, or endless;\n"
+		       " the figures cover its start)\n", (unsigned long long)ps.steps);
 	printf("\nBytes read:     %llu (%.1f MB)\n", (unsigned long long)ps.bytes_read,
 	       (double)ps.bytes_read / 1e6);
 	printf("Bytes written:  %llu (%.1f MB)\n", (unsigned long long)ps.bytes_written,
@@ -93,6 +93,7 @@ static int report(const struct program *prog, const struct backend *be, struct s
 int main(int argc, const char **argv)
 {
 	const struct backend *be;
+	char why[512];
 	struct program *prog;
 	struct shared *sh;
 	struct run_result res;
@@ -100,8 +101,8 @@ int main(int argc, const char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	options_parse(argc, argv);
-	be = backend_find(options.backend);
-	prog = program_load(options.loadfile, stderr);
+	be = backend_find(options.backend, why, sizeof(why));	/* found by options_parse */
+	prog = program_load_max(options.loadfile, options.max_loadfile, stderr);
 	if (!prog)
 		return EXIT_USAGE;
 	if (program_check_backend(prog, be, stderr) < 0) {

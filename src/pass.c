@@ -22,6 +22,10 @@
 #include "stats.h"
 #include "util.h"
 
+/* The do-nothing backend (backends/null.c) is the interpreter's stand-in
+ * target here, whatever backend the run uses. */
+extern const struct backend null_backend;
+
 static void count_op(const struct client *c, uint8_t *seen, struct pass_stats *ps)
 {
 	const struct op *op = c->op;

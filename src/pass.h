@@ -21,7 +21,7 @@ struct options;
 
 /* Stop absurd loops after this many interpreter steps (directives and
  * waits count too), and say the figures are cut short. */
-#define PASS_MAX_STEPS 100000000ULL
+#define PASS_MAX_STEPS 10000000ULL
 
 struct pass_stats {
 	uint64_t ops[OP_COUNT];		/* executions of each op */
