@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <popt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,18 @@
 #include "netbench.h"
 #include "status.h"
 #include "util.h"
+
+/* fileio's own options; the file options (-s, -S, -F, ...) it shares
+ * with the other file backends are the core's (BACKEND_FILES). */
+static const struct poptOption fileio_options[] = {
+	{ "directory", 'D', POPT_ARG_STRING, &options.directory, 0,
+	  "the directory to work in: the share root (default .)", "DIR" },
+	{ "xattr", 'x', POPT_ARG_NONE, &options.ea_enable, 0,
+	  "keep DOS attributes in the user.DOSATTRIB extended attribute", NULL },
+	{ "no-resolve", 0, POPT_ARG_NONE, &options.no_resolve, 0,
+	  "do not emulate case-insensitive name lookup (no stat + directory scan)", NULL },
+	POPT_TABLEEND
+};
 
 #define DOSATTRIB_XATTR "user.DOSATTRIB"
 
@@ -686,8 +699,11 @@ static const struct nb_adapter fileio_adapter = {
 };
 
 const struct backend fileio_backend = {
+	.abi = BACKEND_ABI,
 	.name = "fileio",
 	.description = "the local file system under -D",
+	.flags = BACKEND_DIRECTORY | BACKEND_FILES,
+	.options = fileio_options,
 	.setup = fileio_setup,
 	.teardown = fileio_teardown,
 	.remove_tree = fileio_remove_tree,

@@ -31,6 +31,8 @@
 
 struct options options = { .progname = "test" };
 
+extern const struct backend fileio_backend;
+
 /* fileio.c expands the client's tree names at setup; these tests give it
  * none, so the interpreter's expansion is never called. */
 size_t client_expand(struct client *c, const char *tpl, size_t len, char *dst)
