@@ -92,6 +92,7 @@ static int report(const struct program *prog, const struct backend *be, struct s
 int main(int argc, const char **argv)
 {
 	const struct backend *be;
+	char why[512];
 	struct program *prog;
 	struct shared *sh;
 	struct run_result res;
@@ -99,7 +100,7 @@ int main(int argc, const char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	options_parse(argc, argv);
-	be = backend_find(options.backend);
+	be = backend_find(options.backend, why, sizeof(why));	/* found by options_parse */
 	prog = program_load(options.loadfile, stderr);
 	if (!prog)
 		return EXIT_USAGE;
