@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <popt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,18 @@
 #include "common.h"
 #include "status.h"
 #include "util.h"
+
+/* fileio's own options; the file options (-s, -S, -F, ...) it shares
+ * with the other file backends are the core's (BACKEND_FILES). */
+static const struct poptOption fio_options[] = {
+	{ "directory", 'D', POPT_ARG_STRING, &options.directory, 0,
+	  "the directory to work in: the share root (default .)", "DIR" },
+	{ "xattr", 'x', POPT_ARG_NONE, &options.ea_enable, 0,
+	  "keep DOS attributes in the user.DOSATTRIB extended attribute", NULL },
+	{ "no-resolve", 0, POPT_ARG_NONE, &options.no_resolve, 0,
+	  "do not emulate case-insensitive name lookup (no stat + directory scan)", NULL },
+	POPT_TABLEEND
+};
 
 #define DOSATTRIB_XATTR "user.DOSATTRIB"
 
@@ -941,8 +954,11 @@ static uint32_t fio_smb_stat(struct client *c, const struct op *op)
 }
 
 const struct backend fileio_backend = {
+	.abi = BACKEND_ABI,
 	.name = "fileio",
 	.description = "the local file system under -D",
+	.flags = BACKEND_DIRECTORY | BACKEND_FILES,
+	.options = fio_options,
 	.setup = fio_setup,
 	.teardown = fio_teardown,
 	.remove_tree = fio_remove_tree,

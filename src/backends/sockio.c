@@ -41,6 +41,9 @@
 static const char *timeout_text;
 
 static const struct poptOption sio_options[] = {
+	{ "tcp-options", 'T', POPT_ARG_STRING, &options.tcp_options, 0,
+	  "socket options of the connections: TCP_NODELAY[=0|1] SO_KEEPALIVE[=0|1] "
+	  "SO_SNDBUF=n SO_RCVBUF=n, comma or space separated (default TCP_NODELAY)", "OPTS" },
 	{ "server-timeout", 0, POPT_ARG_STRING, &timeout_text, 0,
 	  "give up on a server that does not answer for SECS seconds (default 30)", "SECS" },
 	POPT_TABLEEND
@@ -573,10 +576,11 @@ static uint32_t sio_op(struct client *c, const struct op *op)
 }
 
 const struct backend sockio_backend = {
+	.abi = BACKEND_ABI,
 	.name = "sockio",
-	.description = "tbench: the network load of the ops against tbench_srv, no file I/O",
+	.description = "tbench: the ops' network load against tbench_srv (port 7003), no file I/O",
+	.flags = BACKEND_SERVER | BACKEND_NETWORK,
 	.options = sio_options,
-	.options_title = "tbench (sockio backend) options:",
 	.init = sio_init,
 	.setup = sio_setup,
 	.teardown = sio_teardown,
