@@ -231,6 +231,7 @@ static int run_op(struct client *c, const struct op *op)
 	c->bytes = 0;
 	c->op = op;
 	t0 = now_ns();
+	STAT_STORE(s->op_id, op->id);
 	STAT_STORE(s->op_start_ns, t0);
 	status = c->be->op[op->id](c, op);
 	t1 = now_ns();

@@ -230,8 +230,9 @@ static json_t *passes_json(const struct results *r)
 		hi = MAX(hi, p);
 		total += p;
 	}
-	return json_pack("{s:I s:I s:I s:o}", "min", (json_int_t)(lo == UINT64_MAX ? 0 : lo), "max",
-			 (json_int_t)hi, "total", (json_int_t)total, "per_client", per);
+	return json_pack("{s:I s:I s:I s:I s:o}", "min", (json_int_t)(lo == UINT64_MAX ? 0 : lo),
+			 "median", (json_int_t)results_passes_median(r), "max", (json_int_t)hi,
+			 "total", (json_int_t)total, "per_client", per);
 }
 
 static const char *client_state_name(int state)
@@ -339,6 +340,7 @@ static json_t *figures_json_all(const struct results *r)
 	set(obj, "mismatches", uint_json(r->all.mismatches));
 	set(obj, "errors", uint_json(r->all.errors));
 	set(obj, "failed_clients", json_integer(r->nfailures));
+	set(obj, "idle_clients", json_integer(r->idle_clients));
 	set(obj, "passes", passes_json(r));
 	set(obj, "max_latency_ms", json_real((double)r->all.max_ns / 1e6));
 	set(obj, "latency_kind", json_string(paced ? "service" : "response"));
@@ -376,6 +378,7 @@ json_t *results_to_json(const struct results *r)
 	set(doc, "target_rate_mb_per_sec", json_real(id->target_rate));
 	set(doc, "window", window_json(id));
 	set(doc, "signal", json_integer(id->signal));
+	set(doc, "strict", json_boolean(id->strict));
 	set(doc, "exit_status", json_integer(r->exit_status));
 	set(doc, "histogram_scheme", histogram_scheme_json());
 	set(doc, "results", figures_json_all(r));
@@ -595,6 +598,7 @@ static void read_identity(struct reader *rd, const json_t *doc, struct results_i
 	id->window_start_ns = get_u64(rd, window, "start_ns");
 	id->window_ns = get_u64(rd, window, "duration_ns");
 	id->signal = get_int(rd, doc, "signal");
+	id->strict = json_is_true(json_object_get(doc, "strict"));
 	if (id->clients < 1 || id->clients > 1 << 24)
 		bad(rd, "\"clients\" is out of range");
 }
@@ -710,6 +714,8 @@ static void read_results(struct reader *rd, struct results *r, const json_t *res
 	else
 		op_total_init(&r->response);
 	r->mismatches_all = get_u64(rd, res, "mismatches_all_phases");
+	v = json_object_get(res, "idle_clients");	/* optional: older documents */
+	r->idle_clients = json_is_integer(v) ? (int)json_integer_value(v) : 0;
 	if (json_array_size(per) != (size_t)r->id.clients && !rd->failed)
 		bad(rd, "\"passes\" must have an entry per client");
 	r->passes = xcalloc((size_t)r->id.clients + 1, sizeof(*r->passes));

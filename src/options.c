@@ -34,6 +34,7 @@ struct options options = {
 	.show_mismatches = 10,
 	.stdout_fd = -1,
 	.max_loadfile = LOADFILE_MAX_DEFAULT,
+	.grace = 30,
 };
 
 static const char *seed_text;
@@ -43,7 +44,7 @@ static int show_version, show_help, show_usage;
 /* Numeric options are taken as text and checked here, so that a bad value
  * gets a message naming the option. */
 static struct {
-	const char *timelimit, *warmup, *passes, *cpp, *show_mismatches, *port, *rate;
+	const char *timelimit, *warmup, *passes, *cpp, *show_mismatches, *port, *rate, *grace;
 } text;
 
 static void usage_error(poptContext pc, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
@@ -332,6 +333,13 @@ void options_parse(int argc, const char **argv)
 		  "FILE" },
 		{ "check-loadfile", 0, POPT_ARG_NONE, &options.check_loadfile, 0,
 		  "check the loadfile, print what one pass does, and exit", NULL },
+		{ "grace", 0, POPT_ARG_STRING, &text.grace, 0,
+		  "after the time limit or a stop, kill a client that has not stopped within SECS "
+		  "(stopped, or its operation in flight does not return) and count it as failed (default 30)",
+		  "SECS" },
+		{ "strict", 0, POPT_ARG_NONE, &options.strict, 0,
+		  "an overloaded run fails (exit 1): a client completed no operation in the measured window",
+		  NULL },
 		{ "max-loadfile", 0, POPT_ARG_STRING, &max_loadfile_text, 0,
 		  "refuse a loadfile of more than SIZE bytes of text (K, M, G: binary units; default 256M) "
 		  "or whose compiled program takes more than twice that", "SIZE" },
@@ -392,6 +400,7 @@ void options_parse(int argc, const char **argv)
 	int_option(pc, "--clients-per-process", text.cpp, &options.clients_per_process, 1, 100000);
 	int_option(pc, "--show-mismatches", text.show_mismatches, &options.show_mismatches, 0, INT32_MAX);
 	int_option(pc, "--port", text.port, &options.port, 1, 65535);
+	int_option(pc, "--grace", text.grace, &options.grace, 1, 86400);
 	if (text.rate) {
 		char *end;
 

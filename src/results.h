@@ -81,6 +81,7 @@ struct results_identity {
 	uint64_t window_start_ns; /* start of the measured window after the release */
 	uint64_t window_ns;	/* length of the measured window */
 	int signal;		/* SIGINT/SIGTERM that stopped the run, or 0 */
+	bool strict;		/* --strict: idle clients fail the run */
 };
 
 /* A failed client and why. */
@@ -146,6 +147,8 @@ struct results {
 	struct op_total response; /* paced runs: end minus scheduled start */
 	uint64_t mismatches_all; /* status mismatches in every phase */
 	uint64_t *passes;	/* passes per client, id.clients entries */
+	int idle_clients;	/* clients that did not fail but completed no op in
+				   the measured window: the machine was overloaded */
 	int nfailures;		/* clients that failed */
 	struct results_failure *failures;
 	struct results_client *per_client; /* id.clients entries, or NULL */
@@ -185,6 +188,9 @@ void results_regroup(struct results *r);
  * allowed) 1, a signal 128 + signal. */
 int results_exit_status(const struct results *r, bool allow_mismatch, bool cleanup_failed,
 			bool series_failed);
+
+/* The median of the passes per client (the lower middle one). */
+uint64_t results_passes_median(const struct results *r);
 
 /* Throughput of the measured window in MB/s (1e6 bytes), and its length. */
 double results_window_sec(const struct results *r);
