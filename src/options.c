@@ -58,6 +58,7 @@ static void usage_error(poptContext pc, const char *fmt, ...)
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "%s: %s (see %s --help)\n", options.progname, buf, options.progname);
+	run_exit_hook(EXIT_USAGE, buf);
 	poptFreeContext(pc);
 	exit(EXIT_USAGE);
 }
@@ -237,6 +238,7 @@ static const struct backend *find_backend_or_exit(const char *name)
 
 	if (!be) {
 		fprintf(stderr, "%s: %s\n", options.progname, why);
+		run_exit_hook(EXIT_USAGE, why);
 		exit(EXIT_USAGE);
 	}
 	return be;
@@ -413,6 +415,7 @@ void options_parse(int argc, const char **argv)
 	if (!arg) {
 		fprintf(stderr, "%s: missing NPROCS, the number of clients\n", options.progname);
 		poptPrintUsage(pc, stderr, 0);
+		run_exit_hook(EXIT_USAGE, "missing NPROCS, the number of clients");
 		poptFreeContext(pc);
 		exit(EXIT_USAGE);
 	}

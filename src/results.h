@@ -229,6 +229,12 @@ json_t *series_row_json(const struct series_row *row);
 /* Write r's document to path ("-": the file descriptor stdout_fd).
  * Returns 0, or -1 after a message on stderr. */
 int results_write_json(const struct results *r, const char *path, int stdout_fd);
+/* The document of a run that ended without results (bad options or
+ * loadfile, no client started, a fatal error): program, command line,
+ * exit status and the error message; written the same way, silently.
+ * 0 or -1. */
+int results_write_error_json(const char *path, int stdout_fd, const char *progname, int argc,
+			     const char **argv, int exit_status, const char *message);
 
 /* Read a document from a file into r; 0, or -1 with a reason in err. */
 int results_read_json(struct results *r, const char *path, char *err, size_t errlen);

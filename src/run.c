@@ -199,6 +199,7 @@ process_main(int first, int count, const struct program *prog, const struct back
 	struct client *cl = xcalloc((size_t)count, sizeof(*cl));
 	int status = 0;
 
+	set_exit_hook(NULL);	/* the parent writes the documents */
 	set_handler(SIGINT, on_client_signal);
 	set_handler(SIGTERM, on_client_signal);
 	set_handler(SIGCHLD, SIG_DFL);
@@ -280,6 +281,7 @@ static int final_cleanup(const struct program *prog, const struct backend *be, s
 		struct client c;
 		int rc = 0;
 
+		set_exit_hook(NULL);
 		set_handler(SIGINT, SIG_IGN);
 		set_handler(SIGTERM, SIG_DFL);
 		prctl(PR_SET_PDEATHSIG, SIGTERM);

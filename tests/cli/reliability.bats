@@ -231,3 +231,73 @@ idle_loadfile() {
 	$PYTHON -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["exit_status"] == 1 and d["strict"] is True' "$T/r.json"
 	"$PYTHON" "$DBENCH_SRCDIR/tests/cli/check-json-schema.py" "$DBENCH_SRCDIR/doc/dbench-result.schema.json" "$T/r.json"
 }
+
+# The --json document at $1 is an error document with exit status $2 and
+# an error message containing $3.
+assert_error_doc() {
+	$PYTHON - "$@" <<'PY'
+import json, sys
+path, status, text = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+d = json.load(open(path))
+assert d["exit_status"] == status, d
+assert text in d["error"], d
+assert d["schema_version"] == 1 and d["program"]["name"] == "dbench" and d["command_line"], d
+assert "results" not in d, d
+PY
+}
+
+@test "every exit writes a --json document: the error, its status and message (no stale file is left)" {
+	echo '{"stale": "an old result"}' > "$T/r.json"
+	run_dbench -B null -t abc --json "$T/r.json" 1
+	[ "$status" -eq 2 ]
+	assert_error_doc "$T/r.json" 2 "-t: 'abc' is not a number"
+	printf 'Bogus "\\x" *\n' > "$T/bad.txt"
+	run_dbench -B null -c "$T/bad.txt" -t 1 --json "$T/r.json" 1
+	[ "$status" -eq 2 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	assert_error_doc "$T/r.json" 2 "bad.txt:1: unknown operation 'Bogus'"
+	run_dbench -B sockio --server 127.0.0.1:1 -t 1 --json "$T/r.json" 1
+	[ "$status" -eq 2 ]
+	assert_error_doc "$T/r.json" 2 "127.0.0.1"
+	run_dbench -B null -t 1 --json "$T/r.json" 1
+	[ "$status" -eq 0 ]
+	$PYTHON -c 'import json,sys; d=json.load(open(sys.argv[1])); assert "results" in d and "error" not in d' "$T/r.json"
+	# a document reader names the failure
+	run_dbench -B null -t abc --json "$T/e.json" 1
+	"$PYTHON" "$DBENCH_SRCDIR/tests/cli/check-json-schema.py" "$DBENCH_SRCDIR/doc/dbench-error.schema.json" "$T/e.json"
+}
+
+@test "--json is written atomically: a new file renamed over the old one, no temporary file left" {
+	echo '{"stale": "an old result"}' > "$T/r.json"
+	local before after
+	before=$(stat -c %i "$T/r.json")
+	exec 7< "$T/r.json"	# a reader that opened the old document
+	run_dbench -B null -t 1 --json "$T/r.json" 1
+	[ "$status" -eq 0 ]
+	after=$(stat -c %i "$T/r.json")
+	# a rename replaced the file: the reader still has the whole old one,
+	# a new reader the whole new one; never a truncated mixture
+	[ "$before" != "$after" ]
+	[ "$(cat <&7)" = '{"stale": "an old result"}' ]
+	exec 7<&-
+	$PYTHON -c 'import json,sys; json.load(open(sys.argv[1]))["results"]' "$T/r.json"
+	[ "$(ls "$T" | grep -c 'r\.json')" -eq 1 ]
+	# what is not a regular file is written in place, never replaced
+	# (a symlink stays a symlink; /dev/stdout, /dev/full stay devices)
+	ln -s r.json "$T/link.json"
+	run_dbench -B null -t 1 --json "$T/link.json" 1
+	[ "$status" -eq 0 ]
+	[ -L "$T/link.json" ]
+	$PYTHON -c 'import json,sys; json.load(open(sys.argv[1]))["results"]' "$T/r.json"
+}
+
+@test "a client that cannot set up: exit 2 and an error document naming it" {
+	run_dbench -D "$T/d" -t 1 --json "$T/r.json" --clients-per-process 2 1 -c "$DBENCH_SRCDIR/loadfiles/client.txt"
+	[ "$status" -eq 0 ] || true
+	ln -s /nonexistent "$T/d/clients"
+	run_dbench -D "$T/d" -t 1 --json "$T/r.json" 1
+	echo "$stderr"
+	[ "$status" -eq 2 ]
+	assert_error_doc "$T/r.json" 2 "no client was started: client 0:"
+	rm "$T/d/clients"
+}
