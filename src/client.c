@@ -277,6 +277,8 @@ static bool waitsp_blocked(struct client *c)
 
 	if (target < 0)
 		target += c->nclients;
+	if (target >= c->sh->nclients)	/* not in this region (pass.c): not there */
+		return false;
 	t = shared_slot(c->sh, (int)target);
 	state = STAT_LOAD(t->state);
 	if (state == SLOT_CLEANUP || state == SLOT_DONE || state == SLOT_FAILED || t == c->slot)

@@ -38,22 +38,6 @@ int program_check_backend(const struct program *prog, const struct backend *be, 
 
 void program_free(struct program *prog);
 
-/* Statistics of one pass of client 0, found by walking the program
- * (loops expanded, numbers evaluated with the given seed). */
-struct pass_stats {
-	uint64_t ops[OP_COUNT];		/* executions of each op */
-	uint64_t total_ops;
-	uint64_t bytes_read;		/* sizes asked by read ops */
-	uint64_t bytes_written;		/* sizes of write ops */
-	uint64_t paths;			/* distinct path templates used */
-	double duration;		/* last timestamp (s), 0 if none */
-	bool truncated;			/* the pass is longer than PASS_WALK_MAX_STEPS
-					   program entries: the figures cover its start */
-};
-#define PASS_WALK_MAX_STEPS 100000000ULL
-void program_pass_stats(const struct program *prog, int nclients, uint64_t seed,
-			struct pass_stats *ps);
-
 /* Find the default loadfile: ./client.txt, the installed one, the source
  * tree's.  Returns NULL if none exists. */
 const char *loadfile_default(void);
