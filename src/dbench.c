@@ -176,7 +176,8 @@ int main(int argc, const char **argv)
 	be = backend_find(options.backend, why, sizeof(why));	/* found by options_parse */
 	capture_begin(&cap);
 	prog = program_load_max(options.loadfile, options.max_loadfile, stderr);
-	if (prog && program_check_backend(prog, be, stderr) < 0) {
+	if (prog && (program_check_backend(prog, be, stderr) < 0 ||
+		     program_check_scsi_writes(prog, options.allow_scsi_writes, stderr) < 0)) {
 		program_free(prog);
 		prog = NULL;
 	}
