@@ -399,7 +399,7 @@ void options_parse(int argc, const char **argv)
 	int_option(pc, "--clients-per-process", text.cpp, &options.clients_per_process, 1, 100000);
 	int_option(pc, "--show-mismatches", text.show_mismatches, &options.show_mismatches, 0, INT32_MAX);
 	int_option(pc, "--port", text.port, &options.port, 1, 65535);
-	int_option(pc, "--repeat", text.repeat, &options.repeat, 1, 100000);
+	int_option(pc, "--repeat", text.repeat, &options.repeat, 1, 1000);
 	if (text.until_ci) {
 		char *end;
 
