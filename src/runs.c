@@ -15,6 +15,7 @@
 
 #include "environment.h"
 #include "options.h"
+#include "pass.h"
 #include "run.h"
 #include "runs.h"
 #include "series.h"
@@ -114,11 +115,10 @@ void run_series(const struct program *prog, const struct backend *be, const stru
 	set->run = xcalloc((size_t)plan->max_runs, sizeof(*set->run));
 	set->end = SERIES_DONE;
 	/* what one pass does, for the documents: once for every run */
-	program_pass_stats(prog, options.nclients, options.seed, &ps);
-	pass.ops = ps.total_ops;
-	pass.bytes_read = ps.bytes_read;
-	pass.bytes_written = ps.bytes_written;
-	pass.duration_ns = (uint64_t)(ps.duration * 1e9 + 0.5);
+	if (options.json) {
+		pass_run(prog, &options, PASS_MAX_STEPS, &ps);
+		pass_figures_of(&ps, &pass);
+	}
 
 	for (int i = 0; i < plan->max_runs; i++) {
 		struct results *r = &set->run[set->nruns];
