@@ -662,6 +662,7 @@ static int compile_op(struct parser *ps, int id, const struct token *tok, int nt
 			  info->name, shown(ps, '\'', st->s, st->len),
 			  info->domain == DOMAIN_NT ? "an NT_STATUS_* name" :
 			  info->domain == DOMAIN_NFS ? "an nfsstat3 name such as NFS3ERR_NOENT" :
+			  info->domain == DOMAIN_SCSI ? "a SCSI status such as GOOD or CHECK_CONDITION/ILLEGAL_REQUEST" :
 			  "an nlm4_stats name such as NLM4_DENIED");
 		return -1;
 	}
@@ -952,6 +953,13 @@ static void compile_line(struct parser *ps, const char *p, const char *end)
 		else
 			perror_at(ps, "unknown operation %s", shown(ps, '\'', tok[0].s, tok[0].len));
 		return;
+	}
+	if (ntok > 1 && (op_info[id].args[0] == 'p') != tok[1].quoted) {
+		/* READ "path" ... (SMB) or READ offset ... (block) */
+		int other = op_overload(id, tok[1].quoted);
+
+		if (other >= 0)
+			id = other;
 	}
 	rc = compile_op(ps, id, tok + 1, ntok - 1, when);
 	if (rc == 0 && ps->repeat_open) {
@@ -1345,6 +1353,22 @@ int program_check_backend(const struct program *prog, const struct backend *be, 
 		bad = -1;
 	}
 	return bad;
+}
+
+int program_check_scsi_writes(const struct program *prog, bool allowed, FILE *errors)
+{
+	if (allowed)
+		return 0;
+	for (uint32_t i = 0; i < prog->nops; i++) {
+		const struct op *op = &prog->ops[i];
+
+		if (op->id < OP_COUNT && op_is_scsi_write(op->id)) {
+			fprintf(errors, "%s:%u: %s changes the LUN: refused without --allow-scsi-writes\n",
+				prog->filename, op->line, op_info[op->id].name);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 void program_free(struct program *prog)

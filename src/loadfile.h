@@ -36,6 +36,11 @@ struct program *program_compile_max(const char *name, const char *text, size_t l
  * prints FILE:LINE: message for the first use of each missing op. */
 int program_check_backend(const struct program *prog, const struct backend *be, FILE *errors);
 
+/* Refuse the ops that change a SCSI LUN (WRITE10, WRITE16, PROUT) unless
+ * allowed (--allow-scsi-writes): prints FILE:LINE: message for the first
+ * and returns -1. */
+int program_check_scsi_writes(const struct program *prog, bool allowed, FILE *errors);
+
 void program_free(struct program *prog);
 
 /* Find the default loadfile: ./client.txt, the installed one, the source

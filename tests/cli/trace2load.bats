@@ -431,7 +431,10 @@ EOF
 	# reserved port: on one that tshark knows as another protocol's (853,
 	# DNS over TLS), the calls are still found, through the portmapper's
 	# reply in the capture.
-	cport=$(tshark -r "$T/nlm.pcapng" -n -Y 'nlm && rpc.msgtyp == 0' -T fields -e tcp.srcport 2>/dev/null | head -1)
+	nlmport=$(nfs_ns_exec rpcinfo -p 127.0.0.1 | awk '$1 == 100021 && $2 == 4 && $3 == "tcp" { print $4; exit }')
+	[ -n "$nlmport" ]
+	cport=$(tshark -r "$T/nlm.pcapng" -n -T fields -e tcp.srcport \
+		-Y "tcp.dstport == $nlmport && tcp.flags.syn == 1 && tcp.flags.ack == 0" 2>/dev/null | head -1)
 	[ -n "$cport" ]
 	python3 "$DBENCH_SRCDIR/tests/cli/trace2load-repoint.py" "$T/nlm.pcapng" "$T/nlm853.pcapng" "$cport" 853
 	run "$T2L" --nfs-port 20048 --root /export/clients/client0 --zero-timestamps -o "$T/rt853.load" "$T/nlm853.pcapng"
