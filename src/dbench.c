@@ -28,6 +28,7 @@ static void print_check(const struct program *prog, const struct backend *be)
 	program_pass_stats(prog, options.nclients, options.seed, &ps);
 	printf("Loadfile %s: %llu lines, %u program entries, crc32 %08x\n", prog->filename,
 	       (unsigned long long)prog->lines, prog->nops, prog->crc32);
+	printf("sha256 %s\n", prog->sha256);
 	printf("Backend %s: every operation is supported\n", be->name);
 	printf("\nOne pass of client 0:\n");
 	printf(" %-24s %10s %7s\n", "Operation", "Count", "%");

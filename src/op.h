@@ -24,8 +24,17 @@ enum op_id {
 	DIR_SETSP,		/* num[0] = sync point */
 	DIR_WAITSP,		/* num[0] = client, num[1] = sync point */
 	DIR_RANDOMSTRING,	/* num[0] = slot, num[1] = pool offset, num[2] = length */
-	DIR_WRITEPATTERN,	/* num[0] = 1 on, 0 off */
+	DIR_WRITEPATTERN,	/* num[0] = WRITEPATTERN_*; text: num[1] = pool
+				   offset, num[2] = length */
 	DIR_COUNT
+};
+
+/* What WRITEPATTERN sets. */
+enum writepattern {
+	WRITEPATTERN_OFF,	/* random, incompressible data */
+	WRITEPATTERN_ON,	/* a known pattern by file offset, verified by reads */
+	WRITEPATTERN_TEXT,	/* upstream's WRITEPATTERN <text>: the text (and its
+				   newline) repeated from the start of every write */
 };
 
 /* Response-time groups, for the grouped latency report. */
@@ -158,6 +167,7 @@ struct program {
 	double nbscale;		/* netbench scale factor (default 1.25) */
 	bool timestamps;	/* some op has a timestamp */
 	uint32_t crc32;		/* CRC-32 of the loadfile text (decompressed) */
+	char sha256[65];	/* SHA-256 of the loadfile text (decompressed), hex */
 	uint64_t lines;		/* lines in the file */
 	char **client_roots;	/* per-client trees ("clients/<client>") */
 	uint32_t nclient_roots;
@@ -185,7 +195,10 @@ static inline bool op_is_write(int id)
 	return id == OP_WRITEX || id == OP_SMB_WRITE || id == OP_WRITE3;
 }
 
-/* Look up an op by its loadfile word; -1 if unknown. */
+/* Look up an op by its loadfile word; -1 if unknown.  The exact spelling
+ * first, then any case (as upstream dbench compares names); "close" in a
+ * case of its own is the netbench Close (the caller picks the SMB CLOSE
+ * when a path follows). */
 int op_lookup(const char *word, size_t len);
 
 static inline const char *path_text(const struct program *prog, uint32_t path)

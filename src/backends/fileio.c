@@ -564,7 +564,9 @@ static uint32_t do_write(struct client *c, struct fio_handle *h, int64_t offset,
 		c->bytes = 1;
 		return NT_STATUS_OK;
 	}
-	src = iobuf_source(&f->buf, c->writepattern, (uint64_t)offset);
+	src = iobuf_write_source(&f->buf, c, (uint64_t)offset, (size_t)size);
+	if (!src)
+		return NT_STATUS_NO_MEMORY;
 	n = pwrite(h->fd, src, (size_t)size, offset);
 	if (n < 0)
 		return errno == EBADF && h->is_dir ? NT_STATUS_INVALID_DEVICE_REQUEST : nt_from_errno(errno);

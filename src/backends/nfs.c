@@ -873,7 +873,9 @@ static uint32_t rpc_write(struct client *c, struct nfsb *nb, const struct fhandl
 	a.count = count;
 	a.stable = (stable_how)stable;
 	a.data.data_len = count;
-	a.data.data_val = (char *)iobuf_source(&nb->buf, c->writepattern, offset);
+	a.data.data_val = (char *)iobuf_write_source(&nb->buf, c, offset, count);
+	if (!a.data.data_val)
+		return NFS3ERR_IO;
 	return NFS3(c, nb, write, "WRITE3", ex_write, &a);
 }
 

@@ -1029,7 +1029,9 @@ static uint32_t do_write(struct client *c, const struct op *op, struct smb_handl
 			return NT_STATUS_OK;
 		}
 	}
-	src = iobuf_source(&s->buf, c->writepattern, (uint64_t)offset);
+	src = iobuf_write_source(&s->buf, c, (uint64_t)offset, (size_t)size);
+	if (!src)
+		return NT_STATUS_NO_MEMORY;
 	smbc_getFunctionLseek(s->ctx)(s->ctx, h->file, (off_t)offset, SEEK_SET);
 	n = smbc_getFunctionWrite(s->ctx)(s->ctx, h->file, src, (size_t)size);
 	if (n < 0)

@@ -73,7 +73,7 @@ NTCreateX "\clients\client1\x" 0x40 NT_STATUS_OK
 L
 	run_dbench -c "$T/bad.txt" -D "$T/d" -t 2 2
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "$T/bad.txt:2: NTCreateX takes 4 arguments and a status, got 3 fields" ]
+	[ "$stderr" = "$T/bad.txt:2: NTCreateX takes 4 arguments and a status, got 2 arguments and a status" ]
 	[ -z "$(ls -A "$T/d")" ]
 }
 
