@@ -13,6 +13,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backend.h"
 #include "client.h"
@@ -257,6 +258,14 @@ static void prepare(struct client *c, const struct op *op, uint64_t now)
 	const struct options *opt = c->opt;
 
 	numexpr_eval_all(c->prog, op, &c->nc, c->last[op->id], c->num);
+	if (opt->trunc_io > 0 && (op_is_read(op->id) || op_is_write(op->id))) {
+		/* --trunc-io N: no read or write moves more than N bytes */
+		int a = op_size_arg(op->id);
+
+		c->num[a] = MIN(c->num[a], opt->trunc_io);
+		if (op->id == OP_READX || op->id == OP_WRITEX)
+			c->num[3] = MIN(c->num[3], opt->trunc_io);
+	}
 	for (int i = 0; i < op->npaths; i++)
 		c->pathlen[i] = expand_path(c, op->path[i], c->path[i]);
 	c->sched_ns = 0;
@@ -426,6 +435,10 @@ static int step(struct client *c, uint64_t now)
 /* Start a pass, or finish when the wanted passes are done. */
 static bool next_pass(struct client *c, uint64_t now)
 {
+	if (c->opt->show_execute_time)	/* the gormanm fork's line, which mmtests reads */
+		dprintf(STDOUT_FILENO, "%4d completed in %u ms at time %u ms\n", c->id,
+			(unsigned)((now - c->pass_start_ns) / NSEC_PER_MSEC),
+			(unsigned)((now - c->release_ns) / NSEC_PER_MSEC));
 	c->pass++;
 	STAT_STORE(c->slot->passes, c->pass);
 	if (c->opt->passes > 0 && c->pass >= (uint64_t)c->opt->passes) {

@@ -42,7 +42,7 @@ static int show_version;
 /* Numeric options are taken as text and checked here, so that a bad value
  * gets a message naming the option. */
 static struct {
-	const char *timelimit, *warmup, *passes, *cpp, *show_mismatches, *port, *rate;
+	const char *timelimit, *warmup, *passes, *cpp, *show_mismatches, *port, *rate, *trunc_io;
 } text;
 
 static void usage_error(poptContext pc, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
@@ -169,11 +169,20 @@ void options_parse(int argc, const char **argv)
 		{ "no-resolve", 0, POPT_ARG_NONE, &options.no_resolve, 0,
 		  "do not emulate case-insensitive name lookup (no stat + directory scan)", NULL },
 		{ "one-byte-write-fix", 0, POPT_ARG_NONE, &options.one_byte_write_fix, 0,
-		  "extend files with ftruncate instead of 1-byte writes past the end", NULL },
+		  "as dbench 4.0: a 1-byte write writes a zero byte, skipped where the file holds it, "
+		  "an ftruncate where it extends the file", NULL },
 		{ "stat-check", 0, POPT_ARG_NONE, &options.stat_check, 0,
+		  "as dbench 4.0 (fileio): stat first and skip a mkdir, rmdir, create or rename that "
+		  "would fail", NULL },
+		{ "check-size", 0, POPT_ARG_NONE, &options.check_size, 0,
 		  "after each write, check with fstat that the file is as large as written", NULL },
 		{ "fake-io", 0, POPT_ARG_NONE, &options.fake_io, 0,
 		  "do not read or write data, only count it", NULL },
+		{ "trunc-io", 0, POPT_ARG_STRING, &text.trunc_io, 0,
+		  "as dbench 4.0: no read or write moves more than N bytes (larger ones are cut to N)", "N" },
+		{ "show-execute-time", 0, POPT_ARG_NONE, &options.show_execute_time, 0,
+		  "print '%4d completed in %u ms at time %u ms' (client, pass time, time since the "
+		  "release) after each pass of each client, as the mmtests dbench does", NULL },
 		{ "skip-cleanup", 0, POPT_ARG_NONE, &options.skip_cleanup, 0,
 		  "leave the files the run made", NULL },
 		{ "per-client-results", 0, POPT_ARG_NONE, &options.per_client_results, 0,
@@ -196,8 +205,10 @@ void options_parse(int argc, const char **argv)
 		{ "show-mismatches", 0, POPT_ARG_STRING, &text.show_mismatches, 0,
 		  "print the first N status mismatches (default 10)", "N" },
 		{ "tcp-options", 'T', POPT_ARG_STRING, &options.tcp_options, 0,
-		  "socket options of tbench's (sockio) connections: TCP_NODELAY[=0|1] SO_KEEPALIVE[=0|1] "
-		  "SO_SNDBUF=n SO_RCVBUF=n, comma or space separated (default TCP_NODELAY)", "OPTS" },
+		  "socket options of tbench's (sockio) connections, as dbench 4.0: TCP_NODELAY[=0|1] "
+		  "SO_KEEPALIVE[=0|1] SO_REUSEADDR[=0|1] SO_BROADCAST[=0|1] IPTOS_LOWDELAY IPTOS_THROUGHPUT "
+		  "SO_SNDBUF=n SO_RCVBUF=n SO_SNDLOWAT=n SO_RCVLOWAT=n SO_SNDTIMEO=ms SO_RCVTIMEO=ms, "
+		  "comma or space separated (default TCP_NODELAY)", "OPTS" },
 		{ "server", 0, POPT_ARG_STRING, &options.server, 0,
 		  "the server (sockio, nfs): a name or address, optionally with :PORT ([ADDR]:PORT "
 		  "for IPv6); tbench also takes it as its last argument", "HOST" },
@@ -248,6 +259,12 @@ void options_parse(int argc, const char **argv)
 	int_option(pc, "--clients-per-process", text.cpp, &options.clients_per_process, 1, 100000);
 	int_option(pc, "--show-mismatches", text.show_mismatches, &options.show_mismatches, 0, INT32_MAX);
 	int_option(pc, "--port", text.port, &options.port, 1, 65535);
+	if (text.trunc_io) {
+		int trunc = 0;
+
+		int_option(pc, "--trunc-io", text.trunc_io, &trunc, 1, INT32_MAX);
+		options.trunc_io = trunc;
+	}
 	if (text.rate) {
 		char *end;
 

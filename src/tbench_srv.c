@@ -156,8 +156,10 @@ static void parse_options(int argc, const char **argv, struct srv_options *opt)
 		  "listen on this address only (repeatable; default: every IPv4 and IPv6 address)",
 		  "ADDR" },
 		{ "socket-options", 't', POPT_ARG_ARGV, &sockopts_t, 0,
-		  "socket options: TCP_NODELAY[=0|1] SO_KEEPALIVE[=0|1] SO_SNDBUF=n SO_RCVBUF=n, "
-		  "comma or space separated (default TCP_NODELAY)", "OPTS" },
+		  "socket options, as dbench 4.0: TCP_NODELAY[=0|1] SO_KEEPALIVE[=0|1] SO_REUSEADDR[=0|1] "
+		  "SO_BROADCAST[=0|1] IPTOS_LOWDELAY IPTOS_THROUGHPUT SO_SNDBUF=n SO_RCVBUF=n SO_SNDLOWAT=n "
+		  "SO_RCVLOWAT=n SO_SNDTIMEO=ms SO_RCVTIMEO=ms, comma or space separated (default TCP_NODELAY)",
+		  "OPTS" },
 		{ NULL, 'T', POPT_ARG_ARGV, &sockopts_T, 0, "same as -t", "OPTS" },
 		{ "max-clients", '\0', POPT_ARG_STRING, &max_clients, 0,
 		  "connections served at once; more are refused (default 1024)", "N" },

@@ -306,7 +306,7 @@ static int check_xattrs(struct client *c)
 			 c->opt->directory, strerror(errno));
 		return -1;
 	}
-	if (fsetxattr(fd, DOSATTRIB_XATTR, "0x20", 4, 0) < 0) {
+	if (fsetxattr(fd, DOSATTRIB_XATTR, "", 1, 0) < 0) {
 		snprintf(c->error, sizeof(c->error), "-x: extended attributes do not work in %s: %s",
 			 c->opt->directory, strerror(errno));
 		rc = -1;
@@ -396,10 +396,65 @@ static int fio_exists(struct client *c, const char *path)
 
 /* ---- opening ---- */
 
+/*
+ * -x: the DOS attributes as Samba 4 keeps them, so that the metadata load
+ * is smbd's: user.DOSATTRIB holding an NDR xattr_DOSATTRIB blob of version
+ * 5 -- an empty attrib_hex string, version 5 (twice: the field and the
+ * union's level), padding, valid flags ATTRIB|CREATE_TIME, the attributes,
+ * and the birth time as an NTTIME -- 24 bytes, as smbd 4.17 writes them.
+ */
+#define DOSATTRIB_LEN 24
+#define FILE_ATTRIBUTE_DIRECTORY 0x10
+#define FILE_ATTRIBUTE_ARCHIVE 0x20
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void dosattrib_blob(uint8_t blob[DOSATTRIB_LEN], uint32_t attrib, int dirfd, const char *path)
+{
+	struct statx stx;
+	uint64_t sec, nsec, nttime;
+
+	if (statx(dirfd, path, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_BTIME | STATX_MTIME, &stx) == 0) {
+		bool birth = stx.stx_mask & STATX_BTIME;
+
+		sec = (uint64_t)(birth ? stx.stx_btime.tv_sec : stx.stx_mtime.tv_sec);
+		nsec = birth ? stx.stx_btime.tv_nsec : stx.stx_mtime.tv_nsec;
+	} else {
+		sec = (uint64_t)time(NULL);
+		nsec = 0;
+	}
+	nttime = (sec + 11644473600ULL) * 10000000ULL + nsec / 100;
+	memset(blob, 0, DOSATTRIB_LEN);
+	blob[2] = 5;			/* version */
+	blob[4] = 5;			/* the union's level */
+	put_le32(blob + 8, 0x11);	/* XATTR_DOSINFO_ATTRIB | XATTR_DOSINFO_CREATE_TIME */
+	put_le32(blob + 12, attrib);
+	put_le32(blob + 16, (uint32_t)nttime);
+	put_le32(blob + 20, (uint32_t)(nttime >> 32));
+}
+
 static void set_dosattrib(struct client *c, int fd)
 {
-	if (c->opt->ea_enable)
-		fsetxattr(fd, DOSATTRIB_XATTR, "0x20", 4, 0);
+	uint8_t blob[DOSATTRIB_LEN];
+
+	if (!c->opt->ea_enable)
+		return;
+	dosattrib_blob(blob, FILE_ATTRIBUTE_ARCHIVE, fd, "");
+	fsetxattr(fd, DOSATTRIB_XATTR, blob, sizeof(blob), 0);
+}
+
+static void set_dir_dosattrib(struct client *c, const char *path)
+{
+	uint8_t blob[DOSATTRIB_LEN];
+
+	if (!c->opt->ea_enable)
+		return;
+	dosattrib_blob(blob, FILE_ATTRIBUTE_DIRECTORY, AT_FDCWD, path);
+	lsetxattr(path, DOSATTRIB_XATTR, blob, sizeof(blob), 0);
 }
 
 static uint32_t open_dir(struct client *c, struct fio_handle *h, char *path, int disp, int pm,
@@ -411,6 +466,7 @@ static uint32_t open_dir(struct client *c, struct fio_handle *h, char *path, int
 	if (disp == DISP_CREATE || disp == DISP_OPEN_IF) {
 		if (mkdir(path, 0777) == 0) {
 			*created = true;
+			set_dir_dosattrib(c, path);
 		} else if (errno != EEXIST || disp == DISP_CREATE) {
 			if (errno == EEXIST)
 				return NT_STATUS_OBJECT_NAME_COLLISION;
@@ -446,6 +502,10 @@ static uint32_t fio_ntcreatex(struct client *c, const struct op *op)
 	pm = lookup(c, path);
 	if (c->num[1] < 0 || c->num[1] > DISP_OVERWRITE_IF)
 		return NT_STATUS_INVALID_PARAMETER;
+	/* --stat-check, as dbench 4.0: what exists is opened, not created */
+	if (c->opt->stat_check && (disp == DISP_CREATE || disp == DISP_OPEN_IF) &&
+	    stat(path, &st) == 0)
+		disp = DISP_OPEN;
 	if (opts & FILE_DIRECTORY_FILE) {
 		status = open_dir(c, h, path, disp, pm, &created);
 		if (status != NT_STATUS_OK)
@@ -542,6 +602,30 @@ static uint32_t do_read(struct client *c, struct fio_handle *h, int64_t offset, 
 	return NT_STATUS_OK;
 }
 
+/*
+ * --one-byte-write-fix, as dbench 4.0: a 1-byte write writes a zero byte
+ * (4.0's buffer is zeros; WRITEPATTERN data stays what it is); if the file
+ * already holds that byte there the write is skipped, and if the write
+ * would extend the file with a zero byte it is an ftruncate instead.
+ * 1 when done without a write, 0 to write *src, -1 on error (errno).
+ */
+static int one_byte_write(struct client *c, struct fio_handle *h, int64_t offset, const char **src)
+{
+	static const char zero;
+	struct stat st;
+	char have;
+
+	if (!c->writepattern && !c->wptext)
+		*src = &zero;
+	if (fstat(h->fd, &st) < 0)
+		return 0;
+	if (st.st_size > offset)
+		return pread(h->fd, &have, 1, offset) == 1 && have == **src;
+	if (**src != 0)
+		return 0;
+	return ftruncate(h->fd, offset + 1) < 0 ? -1 : 1;
+}
+
 static uint32_t do_write(struct client *c, struct fio_handle *h, int64_t offset, int64_t size)
 {
 	struct fio *f = c->priv;
@@ -557,23 +641,26 @@ static uint32_t do_write(struct client *c, struct fio_handle *h, int64_t offset,
 	}
 	if (iobuf_grow(&f->buf, c->nc.rng, (size_t)size) < 0)
 		return NT_STATUS_INVALID_PARAMETER;
-	if (c->opt->one_byte_write_fix && size == 1 && fstat(h->fd, &st) == 0 && offset >= st.st_size) {
-		/* a client extending a file by writing its last byte */
-		if (ftruncate(h->fd, offset + 1) < 0)
-			return nt_from_errno(errno);
-		c->bytes = 1;
-		return NT_STATUS_OK;
-	}
 	src = iobuf_write_source(&f->buf, c, (uint64_t)offset, (size_t)size);
 	if (!src)
 		return NT_STATUS_NO_MEMORY;
+	if (c->opt->one_byte_write_fix && size == 1) {
+		int r = one_byte_write(c, h, offset, &src);
+
+		if (r < 0)
+			return nt_from_errno(errno);
+		if (r > 0) {
+			c->bytes = 1;
+			return NT_STATUS_OK;
+		}
+	}
 	n = pwrite(h->fd, src, (size_t)size, offset);
 	if (n < 0)
 		return errno == EBADF && h->is_dir ? NT_STATUS_INVALID_DEVICE_REQUEST : nt_from_errno(errno);
 	c->bytes = (uint64_t)n;
 	if (c->opt->do_fsync && fsync(h->fd) < 0)
 		return nt_from_errno(errno);
-	if (c->opt->stat_check && (fstat(h->fd, &st) < 0 || st.st_size < offset + n))
+	if (c->opt->check_size && (fstat(h->fd, &st) < 0 || st.st_size < offset + n))
 		return NT_STATUS_FILE_INVALID;
 	return NT_STATUS_OK;
 }
@@ -659,7 +746,7 @@ static uint32_t fio_qpathinfo(struct client *c, const struct op *op)
 {
 	char *path = c->path[0];
 	struct stat st;
-	char attr[32];
+	char attr[64];
 
 	(void)op;
 	if (!c->opt->no_resolve) {
@@ -679,7 +766,7 @@ static uint32_t fio_qfileinfo(struct client *c, const struct op *op)
 {
 	struct fio_handle *h = handle_of(c, op);
 	struct stat st;
-	char attr[32];
+	char attr[64];
 
 	if (!h)
 		return NT_STATUS_INVALID_HANDLE;
@@ -764,6 +851,8 @@ static uint32_t fio_rename(struct client *c, const struct op *op)
 
 	(void)op;
 	lookup(c, to);
+	if (c->opt->stat_check && lstat(from, &st) < 0)	/* as dbench 4.0 */
+		return path_errno(errno, from, pm);
 	rc = renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
 	if (rc < 0 && errno == EINVAL) {
 		/* a file system without RENAME_NOREPLACE */
@@ -812,12 +901,15 @@ static uint32_t fio_mkdir(struct client *c, const struct op *op)
 	struct stat st;
 
 	(void)op;
+	if (c->opt->stat_check && stat(path, &st) == 0)	/* as dbench 4.0: no pointless mkdir */
+		return S_ISDIR(st.st_mode) ? NT_STATUS_OK : NT_STATUS_OBJECT_NAME_COLLISION;
 	if (mkdir(path, 0777) < 0) {
 		if (errno == EEXIST)	/* as dbench: an existing directory is fine */
 			return stat(path, &st) == 0 && S_ISDIR(st.st_mode) ? NT_STATUS_OK :
 									    NT_STATUS_OBJECT_NAME_COLLISION;
 		return path_errno(errno, path, pm);
 	}
+	set_dir_dosattrib(c, path);
 	if (c->opt->sync_dirs)
 		sync_parent(path);
 	return NT_STATUS_OK;
@@ -829,6 +921,14 @@ static uint32_t fio_rmdir(struct client *c, const struct op *op)
 	int pm = lookup(c, path);
 
 	(void)op;
+	if (c->opt->stat_check) {	/* as dbench 4.0: no pointless rmdir */
+		struct stat st;
+
+		if (lstat(path, &st) < 0)
+			return path_errno(errno, path, pm);
+		if (!S_ISDIR(st.st_mode))
+			return NT_STATUS_NOT_A_DIRECTORY;
+	}
 	if (rmdir(path) < 0) {
 		if (errno == ENOTEMPTY || errno == EEXIST)
 			return NT_STATUS_DIRECTORY_NOT_EMPTY;

@@ -1802,7 +1802,7 @@ static uint32_t write_file(struct client *c, struct nb_file *f, int64_t offset, 
 			break;
 	}
 	c->bytes = done;
-	if (c->opt->stat_check) {
+	if (c->opt->check_size) {
 		st = rpc_getattr(c, nb, &f->fh);
 		if (st != NFS3_OK)
 			return nt(st, false);

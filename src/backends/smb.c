@@ -1037,7 +1037,7 @@ static uint32_t do_write(struct client *c, const struct op *op, struct smb_handl
 	if (n < 0)
 		return smb_error(c, op, errno, NULL);
 	c->bytes = (uint64_t)n;
-	if (c->opt->stat_check) {
+	if (c->opt->check_size) {
 		uint64_t t0 = now_ns();
 
 		if (smbc_getFunctionFstat(s->ctx)(s->ctx, h->file, &st) < 0)
