@@ -12,10 +12,11 @@
 #include <stdlib.h>
 
 #include "backend.h"
-#include "json_report.h"
 #include "loadfile.h"
 #include "options.h"
+#include "progress.h"
 #include "report.h"
+#include "results.h"
 #include "run.h"
 #include "series.h"
 #include "stats.h"
@@ -51,6 +52,42 @@ static void print_check(const struct program *prog, const struct backend *be)
 	printf("Netbench scale: %g\n", prog->nbscale);
 	printf("Stats per client: %.1f KiB of shared memory (%u operations in use)\n",
 	       (double)slot_size_for(prog) / 1024, prog->nstats);
+}
+
+/* The results of a finished run, rendered: the rest of the series, the
+ * text report, the JSON document.  Returns the exit status. */
+static int report(const struct program *prog, const struct backend *be, struct shared *sh,
+		  const struct run_result *res)
+{
+	struct pass_figures pass = { 0 };
+	struct results r;
+	int status;
+
+	if (options.json) {
+		struct pass_stats ps;
+
+		program_pass_stats(prog, options.nclients, options.seed, &ps);
+		pass.ops = ps.total_ops;
+		pass.bytes_read = ps.bytes_read;
+		pass.bytes_written = ps.bytes_written;
+		pass.duration_ns = (uint64_t)(ps.duration * 1e9 + 0.5);
+	}
+	results_compute(&r, &(struct results_source){
+		.prog = prog, .backend = be->name, .opt = &options, .sh = sh, .run = res, .pass = &pass });
+	if (res->series) {
+		series_write_rest(res->series, &r);
+		r.exit_status = results_exit_status(&r, options.allow_mismatch, res->cleanup_failed,
+						    series_failed(res->series));
+	}
+	report_final(stdout, stderr, &r,
+		     (options.machine_readable ? REPORT_MACHINE_READABLE : 0) |
+		     (options.per_client_results ? REPORT_PER_CLIENT : 0) |
+		     (options.latency_report ? REPORT_LATENCY : 0));
+	status = r.exit_status;
+	if (options.json && results_write_json(&r, options.json, options.stdout_fd) < 0 && status == 0)
+		status = EXIT_RUN_FAILED;
+	results_free(&r);
+	return status;
 }
 
 int main(int argc, const char **argv)
@@ -95,7 +132,7 @@ int main(int argc, const char **argv)
 			fprintf(stderr, "%s: no client was started\n", options.progname);
 		status = res.signal ? 128 + res.signal : EXIT_USAGE;
 	} else {
-		status = report_final(prog, be, sh, &res);
+		status = report(prog, be, sh, &res);
 	}
 	series_free(res.series);
 	shared_destroy(sh);

@@ -1,43 +1,34 @@
 /*
- * json_report.c - the --json result document: what was run (program,
- * command line, backend, loadfile and its CRC-32, host, clients, window)
- * and every figure of the human report, with the histograms as sparse
- * bucket lists that another tool can merge.  Built with jansson, so that
- * names and paths are escaped correctly whatever they hold.
+ * json_report.c - a results value as the --json document and back:
+ * results_to_json, results_from_json and the file around them (results.h).
+ * Built with jansson, so that names and paths are escaped correctly
+ * whatever they hold.
  *
- * The shape is described by doc/dbench-result.schema.json; a change that
- * breaks a reader of version N bumps RESULT_SCHEMA_VERSION.
+ * The document holds every figure of the human report (derived figures:
+ * averages, percentiles, throughput, in ms and MB/s) for readers, and beside
+ * them the raw figures they are derived from, exactly (counts, sum_ns,
+ * min_ns, max_ns, sumsq_ns as a decimal string exact to the double, decades,
+ * the histograms as sparse bucket lists), which is what results_from_json
+ * reads: a document read back is the value that was written, and renders
+ * the same.  The shape is described by doc/dbench-result.schema.json; a
+ * change that breaks a reader of version N bumps RESULT_SCHEMA_VERSION.
  *
  * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <jansson.h>
+#include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
-#include "json_report.h"
-#include "latency.h"
-#include "loadfile.h"
-#include "options.h"
-#include "report.h"
-#include "series.h"
+#include "results.h"
 #include "util.h"
 
-void machine_stdout_prepare(void)
-{
-	bool json_out = options.json && strcmp(options.json, "-") == 0;
-	bool series_out = options.csv_series && strcmp(options.csv_series, "-") == 0;
-
-	if (!json_out && !series_out)
-		return;
-	fflush(stdout);
-	options.stdout_fd = dup(STDOUT_FILENO);
-	if (options.stdout_fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
-		die(EXIT_USAGE, "cannot move the human output to stderr: %s", strerror(errno));
-}
+#define JSON_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(9))
 
 /* Add a member, taking the reference (jansson's "_new" setters). */
 static void set(json_t *obj, const char *key, json_t *value)
@@ -50,6 +41,11 @@ static void update(json_t *obj, json_t *more)
 {
 	json_object_update(obj, more);
 	json_decref(more);
+}
+
+static json_t *uint_json(uint64_t v)
+{
+	return json_integer((json_int_t)v);
 }
 
 static json_t *ms_or_null(const struct latency_figures *f, double ns)
@@ -94,18 +90,26 @@ static json_t *histogram_json(const struct hist_total *h)
 	return arr;
 }
 
-/* Every figure of one op, group or other total. */
-static json_t *figures_json(const struct op_total *t, uint64_t all_ops, bool with_histogram)
+static json_t *sumsq_json(double v)
+{
+	char buf[40];
+
+	snprintf(buf, sizeof(buf), "%.17g", v);
+	return json_string(buf);
+}
+
+/* Every figure of one op, group or other total, derived and raw. */
+static json_t *figures_json(const struct op_total *t, uint64_t all_ops)
 {
 	struct latency_figures f;
 	json_t *obj = json_object();
 
 	latency_figures(t, all_ops, &f);
-	set(obj, "count", json_integer((json_int_t)t->count));
+	set(obj, "count", uint_json(t->count));
 	set(obj, "percent", json_real(f.percent));
-	set(obj, "mismatches", json_integer((json_int_t)t->mismatches));
-	set(obj, "errors", json_integer((json_int_t)t->errors));
-	set(obj, "bytes", json_integer((json_int_t)t->bytes));
+	set(obj, "mismatches", uint_json(t->mismatches));
+	set(obj, "errors", uint_json(t->errors));
+	set(obj, "bytes", uint_json(t->bytes));
 	set(obj, "min_ms", ms_or_null(&f, f.min));
 	set(obj, "median_ms", ms_or_null(&f, f.median));
 	set(obj, "avg_ms", ms_or_null(&f, f.avg));
@@ -115,39 +119,44 @@ static json_t *figures_json(const struct op_total *t, uint64_t all_ops, bool wit
 	set(obj, "max_ms", ms_or_null(&f, f.max));
 	set(obj, "stddev_ms", ms_or_null(&f, f.stddev));
 	set(obj, "decades", decades_json(t));
-	if (with_histogram)
-		set(obj, "histogram", histogram_json(&t->hist));
+	set(obj, "histogram", histogram_json(&t->hist));
+	set(obj, "sum_ns", uint_json(t->total_ns));
+	set(obj, "min_ns", t->count ? uint_json(t->min_ns) : json_null());
+	set(obj, "max_ns", uint_json(t->max_ns));
+	set(obj, "sumsq_ns", sumsq_json(t->sumsq_ns));
 	return obj;
 }
 
-static json_t *operations_json(const struct program *prog, const struct result_totals *t,
-			       bool with_histogram)
+static json_t *operations_json(const struct results *r, const struct op_total *tot, size_t stride)
 {
 	json_t *arr = json_array();
+	uint64_t all = 0;
 
-	for (unsigned k = 0; k < t->nstats; k++) {
-		const struct op_info *info = &op_info[prog->stat_op[k]];
+	for (unsigned k = 0; k < r->nops; k++)
+		all += ((const struct op_total *)((const char *)tot + k * stride))->count;
+	for (unsigned k = 0; k < r->nops; k++) {
+		const struct op_info *info = &op_info[r->op[k].id];
 		json_t *obj = json_pack("{s:s s:s s:s}", "name", info->display, "loadfile_name",
 					info->name, "group", group_name[info->group]);
 
-		update(obj, figures_json(&t->op[k], t->all.count, with_histogram));
+		update(obj, figures_json((const struct op_total *)((const char *)tot + k * stride), all));
 		json_array_append_new(arr, obj);
 	}
 	return arr;
 }
 
-static json_t *groups_json(const struct program *prog, const struct result_totals *t)
+static json_t *groups_json(const struct results *r)
 {
 	json_t *arr = json_array();
 
 	for (int g = 0; g < GROUP_COUNT; g++) {
 		json_t *members = json_array(), *obj;
 
-		for (unsigned k = 0; k < t->nstats; k++)
-			if (op_info[prog->stat_op[k]].group == (enum op_group)g)
-				json_array_append_new(members, json_string(op_info[prog->stat_op[k]].display));
+		for (unsigned k = 0; k < r->nops; k++)
+			if (op_info[r->op[k].id].group == (enum op_group)g)
+				json_array_append_new(members, json_string(results_op_name(r, k)));
 		obj = json_pack("{s:s s:o}", "name", group_name[g], "operations", members);
-		update(obj, figures_json(&t->group[g], t->all.count, true));
+		update(obj, figures_json(&r->group[g], r->all.count));
 		json_array_append_new(arr, obj);
 	}
 	return arr;
@@ -166,68 +175,57 @@ static json_t *histogram_scheme_json(void)
 			 "i < 64: i; else (32 + i % 32) << (i / 32 - 1); width 1 below 64, else 1 << (i / 32 - 1)");
 }
 
-static json_t *command_line_json(void)
+static json_t *command_line_json(const struct results_identity *id)
 {
 	json_t *arr = json_array();
 
-	for (int i = 0; i < options.argc; i++)
-		json_array_append_new(arr, json_string(options.argv[i]));
+	for (int i = 0; i < id->argc; i++)
+		json_array_append_new(arr, json_string(id->argv[i]));
 	return arr;
 }
 
-static json_t *host_json(void)
+static json_t *loadfile_json(const struct results_identity *id)
 {
-	char name[256] = "";
-	struct utsname u;
-
-	gethostname(name, sizeof(name) - 1);
-	if (uname(&u) < 0)
-		memset(&u, 0, sizeof(u));
-	return json_pack("{s:s s:s s:s s:s}", "name", name, "system", u.sysname, "release", u.release,
-			 "machine", u.machine);
-}
-
-static json_t *loadfile_json(const struct program *prog)
-{
-	struct pass_stats ps;
 	char crc[16];
 
-	program_pass_stats(prog, options.nclients, options.seed, &ps);
-	snprintf(crc, sizeof(crc), "%08x", prog->crc32);
-	return json_pack("{s:s s:s s:I s:I s:I s:I s:b s:f s:f}",
-			 "path", prog->filename,
+	snprintf(crc, sizeof(crc), "%08x", id->crc32);
+	return json_pack("{s:s s:s s:I s:I s:I s:I s:b s:f s:I s:f}",
+			 "path", id->loadfile,
 			 "crc32", crc,
-			 "lines", (json_int_t)prog->lines,
-			 "ops_per_pass", (json_int_t)ps.total_ops,
-			 "bytes_read_per_pass", (json_int_t)ps.bytes_read,
-			 "bytes_written_per_pass", (json_int_t)ps.bytes_written,
-			 "timestamps", (int)prog->timestamps,
-			 "duration_sec", ps.duration,
-			 "nbscale", prog->nbscale);
+			 "lines", (json_int_t)id->lines,
+			 "ops_per_pass", (json_int_t)id->pass.ops,
+			 "bytes_read_per_pass", (json_int_t)id->pass.bytes_read,
+			 "bytes_written_per_pass", (json_int_t)id->pass.bytes_written,
+			 "timestamps", (int)id->timestamps,
+			 "duration_sec", (double)id->pass.duration_ns / 1e9,
+			 "duration_ns", (json_int_t)id->pass.duration_ns,
+			 "nbscale", id->nbscale);
 }
 
-static json_t *window_json(const struct run_result *res)
+static json_t *window_json(const struct results_identity *id)
 {
 	json_t *obj = json_object();
 
-	set(obj, "warmup_sec", json_integer(options.warmup));
-	set(obj, "timelimit_sec", options.passes && !options.timelimit_given ? json_null() :
-				  json_integer(options.timelimit));
-	set(obj, "passes_per_client", options.passes ? json_integer(options.passes) : json_null());
-	set(obj, "start_sec", json_real((double)(res->measure_start_ns - res->release_ns) / 1e9));
-	set(obj, "duration_sec", json_real(run_window(res)));
+	set(obj, "warmup_sec", json_integer(id->warmup_sec));
+	set(obj, "timelimit_sec", id->timelimit_sec < 0 ? json_null() : json_integer(id->timelimit_sec));
+	set(obj, "passes_per_client", id->passes_per_client ? json_integer(id->passes_per_client) :
+							      json_null());
+	set(obj, "start_sec", json_real((double)id->window_start_ns / 1e9));
+	set(obj, "duration_sec", json_real((double)id->window_ns / 1e9));
+	set(obj, "start_ns", uint_json(id->window_start_ns));
+	set(obj, "duration_ns", uint_json(id->window_ns));
 	return obj;
 }
 
-static json_t *passes_json(const struct shared *sh)
+static json_t *passes_json(const struct results *r)
 {
 	json_t *per = json_array();
 	uint64_t lo = UINT64_MAX, hi = 0, total = 0;
 
-	for (int i = 0; i < sh->nclients; i++) {
-		uint64_t p = shared_slot(sh, i)->passes;
+	for (int i = 0; i < r->id.clients; i++) {
+		uint64_t p = r->passes[i];
 
-		json_array_append_new(per, json_integer((json_int_t)p));
+		json_array_append_new(per, uint_json(p));
 		lo = MIN(lo, p);
 		hi = MAX(hi, p);
 		total += p;
@@ -236,7 +234,7 @@ static json_t *passes_json(const struct shared *sh)
 			 (json_int_t)hi, "total", (json_int_t)total, "per_client", per);
 }
 
-static const char *slot_state_name(int state)
+static const char *client_state_name(int state)
 {
 	switch (state) {
 	case SLOT_DONE:
@@ -248,143 +246,536 @@ static const char *slot_state_name(int state)
 	}
 }
 
-static json_t *per_client_json(const struct program *prog, const struct shared *sh)
+static json_t *per_client_json(const struct results *r)
 {
 	json_t *arr = json_array();
 
-	for (int i = 0; i < sh->nclients; i++) {
-		const struct slot *s = shared_slot(sh, i);
-		struct result_totals t;
+	for (int i = 0; i < r->id.clients; i++) {
+		const struct results_client *c = &r->per_client[i];
+		uint64_t mismatches = 0;
 		json_t *obj;
 
-		totals_collect(&t, prog, sh, i);
+		for (unsigned k = 0; k < r->nops; k++)
+			mismatches += c->op[k].mismatches;
 		obj = json_pack("{s:i s:s s:I s:I s:I s:I s:o}",
-				"client", i,
-				"state", slot_state_name(s->state),
-				"lines", (json_int_t)s->ops_measured,
-				"bytes", (json_int_t)s->bytes_measured,
-				"passes", (json_int_t)s->passes,
-				"mismatches", (json_int_t)t.all.mismatches,
-				"operations", operations_json(prog, &t, false));
-		if (s->state == SLOT_FAILED)
-			set(obj, "error", json_string(s->error[0] ? s->error : "unknown error"));
+				"client", c->client,
+				"state", client_state_name(c->state),
+				"lines", (json_int_t)c->lines,
+				"bytes", (json_int_t)c->bytes,
+				"passes", (json_int_t)c->passes,
+				"mismatches", (json_int_t)mismatches,
+				"operations", operations_json(r, c->op, sizeof(*c->op)));
+		if (c->error)
+			set(obj, "error", json_string(c->error));
 		json_array_append_new(arr, obj);
-		totals_free(&t);
 	}
 	return arr;
 }
 
-static json_t *series_json(const struct series *ser)
+json_t *series_row_json(const struct series_row *row)
+{
+	return json_pack("{sI s:s s:i sI sI s:f s:f s:f}",
+			 "elapsed_sec", (json_int_t)(row->second + 1),
+			 "phase", phase_name[row->phase],
+			 "clients", row->clients,
+			 "ops", (json_int_t)row->ops,
+			 "bytes", (json_int_t)row->bytes,
+			 "mb_per_sec", (double)row->bytes / 1e6,
+			 "max_latency_ms", (double)row->max_ns / 1e6,
+			 "p99_latency_ms", (double)row->p99_ns / 1e6);
+}
+
+static json_t *series_json(const struct results *r)
 {
 	json_t *arr = json_array();
 
-	for (size_t i = 0; ser && i < ser->nrows; i++)
-		json_array_append_new(arr, series_row_json(&ser->rows[i]));
+	for (size_t i = 0; i < r->nseries; i++) {
+		json_t *row = series_row_json(&r->series[i]);
+
+		set(row, "max_latency_ns", uint_json(r->series[i].max_ns));
+		set(row, "p99_latency_ns", uint_json(r->series[i].p99_ns));
+		json_array_append_new(arr, row);
+	}
 	return arr;
 }
 
-static json_t *resources_json(const struct shared *sh)
+static json_t *resources_json(const struct results_resources *res)
 {
-	struct client_resources r;
-	double per;
+	double per = res->ops ? 1.0 / (double)res->ops : 0;
 
-	client_resources(sh, &r);
-	per = r.ops ? 1.0 / (double)r.ops : 0;
-	return json_pack("{s:I s:f s:f s:f s:f s:I s:I}",
-			 "ops_all_phases", (json_int_t)r.ops,
-			 "user_cpu_sec", (double)r.user_ns / 1e9,
-			 "system_cpu_sec", (double)r.sys_ns / 1e9,
-			 "user_us_per_op", (double)r.user_ns / 1e3 * per,
-			 "system_us_per_op", (double)r.sys_ns / 1e3 * per,
-			 "network_bytes_sent", (json_int_t)r.net_sent,
-			 "network_bytes_received", (json_int_t)r.net_received);
+	return json_pack("{s:I s:f s:f s:f s:f s:I s:I s:I s:I}",
+			 "ops_all_phases", (json_int_t)res->ops,
+			 "user_cpu_sec", (double)res->user_ns / 1e9,
+			 "system_cpu_sec", (double)res->sys_ns / 1e9,
+			 "user_us_per_op", (double)res->user_ns / 1e3 * per,
+			 "system_us_per_op", (double)res->sys_ns / 1e3 * per,
+			 "network_bytes_sent", (json_int_t)res->net_sent,
+			 "network_bytes_received", (json_int_t)res->net_received,
+			 "user_cpu_ns", (json_int_t)res->user_ns,
+			 "system_cpu_ns", (json_int_t)res->sys_ns);
 }
 
-static json_t *results_json(const struct program *prog, const struct shared *sh,
-			    const struct run_result *res, const struct result_totals *t)
+static json_t *failures_json(const struct results *r)
 {
-	double window = run_window(res);
-	double tput = window > 0 ? (double)t->all.bytes / 1e6 / window : 0;
-	bool paced = run_is_paced(prog);
+	json_t *arr = json_array();
+
+	for (int i = 0; i < r->nfailures; i++)
+		json_array_append_new(arr, json_pack("{s:i s:s}", "client", r->failures[i].client,
+						     "error", r->failures[i].reason));
+	return arr;
+}
+
+static json_t *figures_json_all(const struct results *r)
+{
+	double window = results_window_sec(r), tput = results_throughput(r);
+	bool paced = r->id.paced;
 	json_t *obj = json_object();
 
 	set(obj, "throughput_mb_per_sec", json_real(tput));
-	set(obj, "nb_mb_per_sec", json_real(tput * prog->nbscale));
-	set(obj, "ops", json_integer((json_int_t)t->all.count));
-	set(obj, "ops_per_sec", json_real(window > 0 ? (double)t->all.count / window : 0));
-	set(obj, "bytes", json_integer((json_int_t)t->all.bytes));
-	set(obj, "mismatches", json_integer((json_int_t)t->all.mismatches));
-	set(obj, "errors", json_integer((json_int_t)t->all.errors));
-	set(obj, "failed_clients", json_integer(res->failed_clients));
-	set(obj, "passes", passes_json(sh));
-	set(obj, "max_latency_ms", json_real((double)t->all.max_ns / 1e6));
+	set(obj, "nb_mb_per_sec", json_real(tput * r->id.nbscale));
+	set(obj, "ops", uint_json(r->all.count));
+	set(obj, "ops_per_sec", json_real(window > 0 ? (double)r->all.count / window : 0));
+	set(obj, "bytes", uint_json(r->all.bytes));
+	set(obj, "mismatches", uint_json(r->all.mismatches));
+	set(obj, "errors", uint_json(r->all.errors));
+	set(obj, "failed_clients", json_integer(r->nfailures));
+	set(obj, "passes", passes_json(r));
+	set(obj, "max_latency_ms", json_real((double)r->all.max_ns / 1e6));
 	set(obj, "latency_kind", json_string(paced ? "service" : "response"));
-	set(obj, "all", figures_json(&t->all, t->all.count, true));
-	set(obj, "operations", operations_json(prog, t, true));
-	set(obj, "groups", groups_json(prog, t));
-	set(obj, "schedule_lag", paced ? figures_json(&t->lag, t->lag.count, true) : json_null());
-	set(obj, "response_from_schedule",
-	    paced ? figures_json(&t->response, t->response.count, true) : json_null());
-	set(obj, "client_resources", resources_json(sh));
+	set(obj, "all", figures_json(&r->all, r->all.count));
+	set(obj, "operations", operations_json(r, &r->op[0].total, sizeof(*r->op)));
+	set(obj, "groups", groups_json(r));
+	set(obj, "schedule_lag", paced ? figures_json(&r->lag, r->lag.count) : json_null());
+	set(obj, "response_from_schedule", paced ? figures_json(&r->response, r->response.count) :
+						   json_null());
+	set(obj, "client_resources", resources_json(&r->resources));
+	set(obj, "mismatches_all_phases", uint_json(r->mismatches_all));
+	set(obj, "failures", failures_json(r));
 	return obj;
 }
 
-static json_t *document(const struct program *prog, const struct backend *be, const struct shared *sh,
-			const struct run_result *res, int exit_status)
+json_t *results_to_json(const struct results *r)
 {
-	struct result_totals t;
+	const struct results_identity *id = &r->id;
 	json_t *doc = json_object();
 	char seed[24];
 
-	totals_collect(&t, prog, sh, -1);
 	set(doc, "schema_version", json_integer(RESULT_SCHEMA_VERSION));
-	set(doc, "program", json_pack("{s:s s:s}", "name", options.progname, "version", PACKAGE_VERSION));
-	set(doc, "command_line", command_line_json());
-	set(doc, "backend", json_string(be->name));
-	set(doc, "loadfile", loadfile_json(prog));
-	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)options.seed);
+	set(doc, "program", json_pack("{s:s s:s}", "name", id->progname, "version", id->version));
+	set(doc, "command_line", command_line_json(id));
+	set(doc, "backend", json_string(id->backend));
+	set(doc, "loadfile", loadfile_json(id));
+	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)id->seed);
 	set(doc, "seed", json_string(seed));
-	set(doc, "start_time", json_string(res->start_time));
-	set(doc, "host", host_json());
-	set(doc, "clients", json_integer(options.nclients));
-	set(doc, "processes", json_integer(options.nprocs));
-	set(doc, "paced", json_boolean(run_is_paced(prog)));
-	set(doc, "target_rate_mb_per_sec", json_real(options.target_rate));
-	set(doc, "window", window_json(res));
-	set(doc, "signal", json_integer(res->signal));
-	set(doc, "exit_status", json_integer(exit_status));
+	set(doc, "start_time", json_string(id->start_time));
+	set(doc, "host", json_pack("{s:s s:s s:s s:s}", "name", id->host_name, "system", id->host_system,
+				   "release", id->host_release, "machine", id->host_machine));
+	set(doc, "clients", json_integer(id->clients));
+	set(doc, "processes", json_integer(id->processes));
+	set(doc, "paced", json_boolean(id->paced));
+	set(doc, "target_rate_mb_per_sec", json_real(id->target_rate));
+	set(doc, "window", window_json(id));
+	set(doc, "signal", json_integer(id->signal));
+	set(doc, "exit_status", json_integer(r->exit_status));
 	set(doc, "histogram_scheme", histogram_scheme_json());
-	set(doc, "results", results_json(prog, sh, res, &t));
-	if (options.per_client_results)
-		set(doc, "per_client", per_client_json(prog, sh));
-	set(doc, "series", series_json(res->series));
-	totals_free(&t);
+	set(doc, "results", figures_json_all(r));
+	if (r->per_client)
+		set(doc, "per_client", per_client_json(r));
+	set(doc, "series", series_json(r));
 	return doc;
 }
 
-int json_report(const struct program *prog, const struct backend *be, const struct shared *sh,
-		const struct run_result *res, int exit_status)
+int results_write_json(const struct results *r, const char *path, int stdout_fd)
 {
-	bool to_stdout = strcmp(options.json, "-") == 0;
-	json_t *doc = document(prog, be, sh, res, exit_status);
+	bool to_stdout = strcmp(path, "-") == 0;
+	json_t *doc = results_to_json(r);
 	FILE *f;
 	int rc = 0;
 
 	if (to_stdout)
-		f = fdopen(options.stdout_fd, "w");
+		f = fdopen(stdout_fd >= 0 ? stdout_fd : dup(STDOUT_FILENO), "w");
 	else
-		f = fopen(options.json, "w");
+		f = fopen(path, "w");
 	if (!f) {
-		warnx_("--json %s: cannot open: %s", options.json, strerror(errno));
+		warnx_("--json %s: cannot open: %s", path, strerror(errno));
 		json_decref(doc);
 		return -1;
 	}
-	if (json_dumpf(doc, f, JSON_COMPACT | JSON_REAL_PRECISION(9)) < 0 || fputc('\n', f) == EOF)
+	if (json_dumpf(doc, f, JSON_FLAGS) < 0 || fputc('\n', f) == EOF)
 		rc = -1;
 	if (fclose(f) != 0)
 		rc = -1;
 	if (rc < 0)
-		warnx_("--json %s: write error: %s", options.json, strerror(errno));
+		warnx_("--json %s: write error: %s", path, strerror(errno));
+	json_decref(doc);
+	return rc;
+}
+
+/* ---- reading a document back ---- */
+
+/* Where the reader is, for its one-line error. */
+struct reader {
+	char *err;
+	size_t errlen;
+	bool failed;
+};
+
+static void __attribute__((format(printf, 2, 3))) bad(struct reader *rd, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (rd->failed)
+		return;
+	rd->failed = true;
+	va_start(ap, fmt);
+	vsnprintf(rd->err, rd->errlen, fmt, ap);
+	va_end(ap);
+}
+
+static const json_t *member(struct reader *rd, const json_t *obj, const char *key, json_type type)
+{
+	const json_t *v = json_is_object(obj) ? json_object_get(obj, key) : NULL;
+
+	if (!v || json_typeof(v) != type) {
+		bad(rd, "\"%s\" missing or not a%s %s", key, type == JSON_INTEGER || type == JSON_OBJECT ||
+		    type == JSON_ARRAY ? "n" : "", type == JSON_INTEGER ? "integer" : type == JSON_STRING ?
+		    "string" : type == JSON_OBJECT ? "object" : type == JSON_ARRAY ? "array" : "number");
+		return NULL;
+	}
+	return v;
+}
+
+static uint64_t get_u64(struct reader *rd, const json_t *obj, const char *key)
+{
+	const json_t *v = member(rd, obj, key, JSON_INTEGER);
+
+	if (v && json_integer_value(v) < 0)
+		bad(rd, "\"%s\" is negative", key);
+	return v ? (uint64_t)json_integer_value(v) : 0;
+}
+
+static int get_int(struct reader *rd, const json_t *obj, const char *key)
+{
+	const json_t *v = member(rd, obj, key, JSON_INTEGER);
+
+	if (v && (json_integer_value(v) < INT32_MIN || json_integer_value(v) > INT32_MAX))
+		bad(rd, "\"%s\" is out of range", key);
+	return v ? (int)json_integer_value(v) : 0;
+}
+
+/* An integer member that may be null (def then). */
+static int64_t get_int_or_null(struct reader *rd, const json_t *obj, const char *key, int64_t def)
+{
+	const json_t *v = json_is_object(obj) ? json_object_get(obj, key) : NULL;
+
+	if (v && json_is_null(v))
+		return def;
+	return get_int(rd, obj, key);
+}
+
+static double get_real(struct reader *rd, const json_t *obj, const char *key)
+{
+	const json_t *v = json_is_object(obj) ? json_object_get(obj, key) : NULL;
+
+	if (!v || !json_is_number(v)) {
+		bad(rd, "\"%s\" missing or not a number", key);
+		return 0;
+	}
+	return json_number_value(v);
+}
+
+static char *get_str(struct reader *rd, const json_t *obj, const char *key)
+{
+	const json_t *v = member(rd, obj, key, JSON_STRING);
+
+	return xstrdup(v ? json_string_value(v) : "");
+}
+
+static void read_total(struct reader *rd, const json_t *obj, struct op_total *t)
+{
+	const json_t *decades = member(rd, obj, "decades", JSON_ARRAY);
+	const json_t *hist = member(rd, obj, "histogram", JSON_ARRAY);
+	const json_t *v;
+	const char *sumsq;
+	size_t i;
+	char *end;
+
+	op_total_init(t);
+	if (rd->failed)
+		return;
+	t->count = get_u64(rd, obj, "count");
+	t->mismatches = get_u64(rd, obj, "mismatches");
+	t->errors = get_u64(rd, obj, "errors");
+	t->bytes = get_u64(rd, obj, "bytes");
+	t->total_ns = get_u64(rd, obj, "sum_ns");
+	t->max_ns = get_u64(rd, obj, "max_ns");
+	v = json_object_get(obj, "min_ns");
+	if (v && json_is_null(v) && t->count == 0)
+		t->min_ns = UINT64_MAX;
+	else
+		t->min_ns = get_u64(rd, obj, "min_ns");
+	v = member(rd, obj, "sumsq_ns", JSON_STRING);
+	if (v) {
+		sumsq = json_string_value(v);
+		errno = 0;
+		t->sumsq_ns = strtod(sumsq, &end);
+		if (errno || end == sumsq || *end)
+			bad(rd, "\"sumsq_ns\" is not a number: %s", sumsq);
+	}
+	if (rd->failed)
+		return;
+	if (json_array_size(decades) != DECADES) {
+		bad(rd, "\"decades\" must have %d entries", DECADES);
+		return;
+	}
+	json_array_foreach(decades, i, v)
+		t->decade[i] = get_u64(rd, v, "count");
+	json_array_foreach(hist, i, v) {
+		json_int_t index, count;
+
+		if (json_unpack((json_t *)v, "[I I o I]", &index, &(json_int_t){ 0 }, &(json_t *){ NULL }, &count) < 0 ||
+		    index < 0 || index >= HIST_BUCKETS || count < 0) {
+			bad(rd, "a histogram bucket is not [index, low, high, count]");
+			return;
+		}
+		t->hist.count[index] += (uint64_t)count;
+		t->hist.n += (uint64_t)count;
+	}
+}
+
+static void read_identity(struct reader *rd, const json_t *doc, struct results_identity *id)
+{
+	const json_t *program = member(rd, doc, "program", JSON_OBJECT);
+	const json_t *argv = member(rd, doc, "command_line", JSON_ARRAY);
+	const json_t *lf = member(rd, doc, "loadfile", JSON_OBJECT);
+	const json_t *host = member(rd, doc, "host", JSON_OBJECT);
+	const json_t *window = member(rd, doc, "window", JSON_OBJECT);
+	const json_t *v;
+	char *crc, *seed, *end;
+	size_t i;
+
+	if (rd->failed)
+		return;
+	id->progname = get_str(rd, program, "name");
+	id->version = get_str(rd, program, "version");
+	id->argc = (int)json_array_size(argv);
+	id->argv = xcalloc((size_t)id->argc + 1, sizeof(char *));
+	json_array_foreach(argv, i, v)
+		id->argv[i] = xstrdup(json_is_string(v) ? json_string_value(v) : "");
+	id->backend = get_str(rd, doc, "backend");
+	id->loadfile = get_str(rd, lf, "path");
+	crc = get_str(rd, lf, "crc32");
+	id->crc32 = (uint32_t)strtoul(crc, &end, 16);
+	if (strlen(crc) != 8 || *end)
+		bad(rd, "\"crc32\" is not 8 hex digits");
+	free(crc);
+	id->lines = get_u64(rd, lf, "lines");
+	id->pass.ops = get_u64(rd, lf, "ops_per_pass");
+	id->pass.bytes_read = get_u64(rd, lf, "bytes_read_per_pass");
+	id->pass.bytes_written = get_u64(rd, lf, "bytes_written_per_pass");
+	id->pass.duration_ns = get_u64(rd, lf, "duration_ns");
+	id->timestamps = json_is_true(json_object_get(lf, "timestamps"));
+	id->nbscale = get_real(rd, lf, "nbscale");
+	seed = get_str(rd, doc, "seed");
+	if (parse_u64(seed, &id->seed) < 0)
+		bad(rd, "\"seed\" is not a decimal number");
+	free(seed);
+	id->start_time = get_str(rd, doc, "start_time");
+	id->host_name = get_str(rd, host, "name");
+	id->host_system = get_str(rd, host, "system");
+	id->host_release = get_str(rd, host, "release");
+	id->host_machine = get_str(rd, host, "machine");
+	id->clients = get_int(rd, doc, "clients");
+	id->processes = get_int(rd, doc, "processes");
+	id->paced = json_is_true(json_object_get(doc, "paced"));
+	id->target_rate = get_real(rd, doc, "target_rate_mb_per_sec");
+	id->warmup_sec = get_int(rd, window, "warmup_sec");
+	id->timelimit_sec = (int)get_int_or_null(rd, window, "timelimit_sec", -1);
+	id->passes_per_client = (int)get_int_or_null(rd, window, "passes_per_client", 0);
+	id->window_start_ns = get_u64(rd, window, "start_ns");
+	id->window_ns = get_u64(rd, window, "duration_ns");
+	id->signal = get_int(rd, doc, "signal");
+	if (id->clients < 1 || id->clients > 1 << 24)
+		bad(rd, "\"clients\" is out of range");
+}
+
+static void read_ops(struct reader *rd, struct results *r, const json_t *ops)
+{
+	const json_t *v;
+	size_t i;
+
+	r->nops = (unsigned)json_array_size(ops);
+	r->op = xcalloc(r->nops ? r->nops : 1, sizeof(*r->op));
+	json_array_foreach(ops, i, v) {
+		const json_t *name = member(rd, v, "loadfile_name", JSON_STRING);
+		int id = name ? op_lookup(json_string_value(name), json_string_length(name)) : -1;
+
+		if (id < 0) {
+			bad(rd, "unknown operation %s", name ? json_string_value(name) : "(none)");
+			return;
+		}
+		r->op[i].id = id;
+		read_total(rd, v, &r->op[i].total);
+	}
+}
+
+/* Per-client operations: the same ops as the results', in order. */
+static void read_client_ops(struct reader *rd, const struct results *r, const json_t *ops,
+			    struct op_total *tot)
+{
+	const json_t *v;
+	size_t i;
+
+	if (json_array_size(ops) != r->nops) {
+		bad(rd, "a client's operations are not the run's");
+		return;
+	}
+	json_array_foreach(ops, i, v)
+		read_total(rd, v, &tot[i]);
+}
+
+static void read_per_client(struct reader *rd, struct results *r, const json_t *arr)
+{
+	const json_t *v;
+	size_t i;
+
+	if (json_array_size(arr) != (size_t)r->id.clients) {
+		bad(rd, "\"per_client\" must have an entry per client");
+		return;
+	}
+	r->per_client = xcalloc((size_t)r->id.clients + 1, sizeof(*r->per_client));
+	json_array_foreach(arr, i, v) {
+		struct results_client *c = &r->per_client[i];
+		const json_t *state = json_object_get(v, "state"), *error = json_object_get(v, "error");
+
+		c->client = get_int(rd, v, "client");
+		c->state = json_is_string(state) && !strcmp(json_string_value(state), "done") ? SLOT_DONE :
+			   json_is_string(state) && !strcmp(json_string_value(state), "failed") ? SLOT_FAILED :
+			   SLOT_RUNNING;
+		c->error = json_is_string(error) ? xstrdup(json_string_value(error)) : NULL;
+		c->lines = get_u64(rd, v, "lines");
+		c->bytes = get_u64(rd, v, "bytes");
+		c->passes = get_u64(rd, v, "passes");
+		c->op = xcalloc(r->nops ? r->nops : 1, sizeof(*c->op));
+		read_client_ops(rd, r, member(rd, v, "operations", JSON_ARRAY), c->op);
+	}
+}
+
+static void read_series(struct reader *rd, struct results *r, const json_t *arr)
+{
+	const json_t *v;
+	size_t i;
+
+	r->nseries = json_array_size(arr);
+	r->series = xcalloc(r->nseries + 1, sizeof(*r->series));
+	json_array_foreach(arr, i, v) {
+		struct series_row *row = &r->series[i];
+		const json_t *phase = member(rd, v, "phase", JSON_STRING);
+		uint64_t elapsed = get_u64(rd, v, "elapsed_sec");
+
+		row->second = elapsed ? elapsed - 1 : 0;
+		row->phase = PHASE_CLEANUP;
+		for (int p = PHASE_WARMUP; phase && p <= PHASE_CLEANUP; p++)
+			if (!strcmp(json_string_value(phase), phase_name[p]))
+				row->phase = p;
+		row->clients = get_int(rd, v, "clients");
+		row->ops = get_u64(rd, v, "ops");
+		row->bytes = get_u64(rd, v, "bytes");
+		row->max_ns = get_u64(rd, v, "max_latency_ns");
+		row->p99_ns = get_u64(rd, v, "p99_latency_ns");
+	}
+}
+
+static void read_results(struct reader *rd, struct results *r, const json_t *res)
+{
+	const json_t *passes = member(rd, res, "passes", JSON_OBJECT);
+	const json_t *per = member(rd, passes, "per_client", JSON_ARRAY);
+	const json_t *resources = member(rd, res, "client_resources", JSON_OBJECT);
+	const json_t *failures = member(rd, res, "failures", JSON_ARRAY);
+	const json_t *v;
+	size_t i;
+
+	if (rd->failed)
+		return;
+	read_ops(rd, r, member(rd, res, "operations", JSON_ARRAY));
+	results_regroup(r);
+	v = json_object_get(res, "schedule_lag");
+	if (json_is_object(v))
+		read_total(rd, v, &r->lag);
+	else
+		op_total_init(&r->lag);
+	v = json_object_get(res, "response_from_schedule");
+	if (json_is_object(v))
+		read_total(rd, v, &r->response);
+	else
+		op_total_init(&r->response);
+	r->mismatches_all = get_u64(rd, res, "mismatches_all_phases");
+	if (json_array_size(per) != (size_t)r->id.clients && !rd->failed)
+		bad(rd, "\"passes\" must have an entry per client");
+	r->passes = xcalloc((size_t)r->id.clients + 1, sizeof(*r->passes));
+	json_array_foreach(per, i, v)
+		if (i < (size_t)r->id.clients)
+			r->passes[i] = json_is_integer(v) ? (uint64_t)json_integer_value(v) : 0;
+	r->nfailures = (int)json_array_size(failures);
+	r->failures = xcalloc((size_t)r->nfailures + 1, sizeof(*r->failures));
+	json_array_foreach(failures, i, v) {
+		r->failures[i].client = get_int(rd, v, "client");
+		r->failures[i].reason = get_str(rd, v, "error");
+	}
+	r->resources.ops = get_u64(rd, resources, "ops_all_phases");
+	r->resources.user_ns = get_u64(rd, resources, "user_cpu_ns");
+	r->resources.sys_ns = get_u64(rd, resources, "system_cpu_ns");
+	r->resources.net_sent = get_u64(rd, resources, "network_bytes_sent");
+	r->resources.net_received = get_u64(rd, resources, "network_bytes_received");
+}
+
+int results_from_json(struct results *r, const json_t *doc, char *err, size_t errlen)
+{
+	struct reader rd = { .err = err, .errlen = errlen };
+	const json_t *v;
+
+	memset(r, 0, sizeof(*r));
+	if (!json_is_object(doc)) {
+		bad(&rd, "not a JSON object");
+		goto out;
+	}
+	if (get_int(&rd, doc, "schema_version") != RESULT_SCHEMA_VERSION && !rd.failed)
+		bad(&rd, "schema_version %lld is not %d",
+		    (long long)json_integer_value(json_object_get(doc, "schema_version")),
+		    RESULT_SCHEMA_VERSION);
+	v = json_object_get(doc, "histogram_scheme");
+	if (!rd.failed && get_int(&rd, v, "buckets") != HIST_BUCKETS)
+		bad(&rd, "the histograms have another bucket scheme");
+	read_identity(&rd, doc, &r->id);
+	read_results(&rd, r, member(&rd, doc, "results", JSON_OBJECT));
+	r->exit_status = get_int(&rd, doc, "exit_status");
+	v = json_object_get(doc, "per_client");
+	if (v && !rd.failed)
+		read_per_client(&rd, r, v);
+	if (!rd.failed)
+		read_series(&rd, r, member(&rd, doc, "series", JSON_ARRAY));
+out:
+	if (!rd.failed)
+		return 0;
+	results_free(r);
+	return -1;
+}
+
+int results_read_json(struct results *r, const char *path, char *err, size_t errlen)
+{
+	json_error_t jerr;
+	json_t *doc = json_load_file(path, 0, &jerr);
+	char why[200];
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	if (!doc) {
+		snprintf(err, errlen, "%s:%d: %s", path, jerr.line, jerr.text);
+		return -1;
+	}
+	rc = results_from_json(r, doc, why, sizeof(why));
+	if (rc < 0)
+		snprintf(err, errlen, "%s: not a dbench result: %s", path, why);
 	json_decref(doc);
 	return rc;
 }

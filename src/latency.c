@@ -1,6 +1,5 @@
 /*
- * latency.c - the response-time totals and the --latency tables; see
- * latency.h.
+ * latency.c - the --latency tables; see latency.h.
  *
  * The tables come after the classic op table, whose lines stay as dbench
  * 4.0 printed them, and before the final lines, so that a harness that
@@ -15,84 +14,9 @@
 #include <string.h>
 
 #include "latency.h"
-#include "options.h"
 #include "util.h"
 
 #define BAR_WIDTH 30		/* stars of the largest decade */
-
-void totals_collect(struct result_totals *t, const struct program *prog, const struct shared *sh,
-		    int client)
-{
-	int first = client < 0 ? 0 : client, last = client < 0 ? sh->nclients : client + 1;
-
-	memset(t, 0, sizeof(*t));
-	t->nstats = prog->nstats;
-	t->op = xcalloc(prog->nstats ? prog->nstats : 1, sizeof(*t->op));
-	for (unsigned k = 0; k < prog->nstats; k++)
-		op_total_init(&t->op[k]);
-	for (int g = 0; g < GROUP_COUNT; g++)
-		op_total_init(&t->group[g]);
-	op_total_init(&t->all);
-	op_total_init(&t->lag);
-	op_total_init(&t->response);
-	for (int i = first; i < last; i++) {
-		const struct slot *s = shared_slot(sh, i);
-
-		for (unsigned k = 0; k < prog->nstats; k++)
-			op_total_add(&t->op[k], &s->ops[k]);
-		op_total_add(&t->lag, &s->lag);
-		op_total_add(&t->response, &s->response);
-	}
-	for (unsigned k = 0; k < prog->nstats; k++) {
-		op_total_merge(&t->group[op_info[prog->stat_op[k]].group], &t->op[k]);
-		op_total_merge(&t->all, &t->op[k]);
-	}
-}
-
-void totals_free(struct result_totals *t)
-{
-	free(t->op);
-	t->op = NULL;
-}
-
-/* The p-th percentile by nearest rank: exact when the rank is the first
- * or the last; otherwise the histogram's value, kept within min..max. */
-static double percentile(const struct op_total *t, double p)
-{
-	double rank = ceil(p * (double)t->count), v;
-
-	if (rank <= 1)
-		return (double)t->min_ns;
-	if (rank >= (double)t->count)
-		return (double)t->max_ns;
-	v = (double)hist_total_percentile(&t->hist, p);
-	return v < (double)t->min_ns ? (double)t->min_ns : v > (double)t->max_ns ? (double)t->max_ns : v;
-}
-
-void latency_figures(const struct op_total *t, uint64_t all_ops, struct latency_figures *f)
-{
-	double n = (double)t->count, var;
-
-	memset(f, 0, sizeof(*f));
-	f->count = t->count;
-	f->percent = percent_of(t->count, all_ops);
-	if (!t->count)
-		return;
-	f->min = (double)t->min_ns;
-	f->max = (double)t->max_ns;
-	f->avg = (double)t->total_ns / n;
-	f->median = percentile(t, 0.5);
-	f->p90 = percentile(t, 0.9);
-	f->p99 = percentile(t, 0.99);
-	f->p999 = percentile(t, 0.999);
-	var = t->sumsq_ns / n - f->avg * f->avg;
-	f->stddev = var > 0 ? sqrt(var) : 0;
-}
-
-bool run_is_paced(const struct program *prog)
-{
-	return options.target_rate > 0 || prog->timestamps;
-}
 
 /* ---- the tables ---- */
 
@@ -145,21 +69,16 @@ static void distribution(FILE *out, const char *name, const struct op_total *t)
 	}
 }
 
-static const char *op_name(const struct program *prog, unsigned k)
-{
-	return op_info[prog->stat_op[k]].display;
-}
-
-void latency_report(FILE *out, const struct program *prog, const struct result_totals *t)
+void latency_report(FILE *out, const struct results *t)
 {
 	uint64_t all = t->all.count;
-	bool paced = run_is_paced(prog) && t->lag.count;
+	bool paced = t->id.paced && t->lag.count;
 
 	fprintf(out, "%s times in ms, measured window:\n", paced ? "Service" : "Response");
 	table_head(out, "Operation");
-	for (unsigned k = 0; k < t->nstats; k++)
-		if (t->op[k].count)
-			table_row(out, op_name(prog, k), &t->op[k], all);
+	for (unsigned k = 0; k < t->nops; k++)
+		if (t->op[k].total.count)
+			table_row(out, results_op_name(t, k), &t->op[k].total, all);
 	fprintf(out, "\n");
 	table_head(out, "Group");
 	for (int g = 0; g < GROUP_COUNT; g++)
@@ -178,8 +97,8 @@ void latency_report(FILE *out, const struct program *prog, const struct result_t
 	}
 
 	fprintf(out, "Distribution by decade per operation: count, %%, cumulative %%:\n");
-	for (unsigned k = 0; k < t->nstats; k++)
-		distribution(out, op_name(prog, k), &t->op[k]);
+	for (unsigned k = 0; k < t->nops; k++)
+		distribution(out, results_op_name(t, k), &t->op[k].total);
 	fprintf(out, "\nDistribution by decade per group:\n");
 	for (int g = 0; g < GROUP_COUNT; g++)
 		distribution(out, group_name[g], &t->group[g]);
@@ -191,11 +110,11 @@ void latency_report(FILE *out, const struct program *prog, const struct result_t
 	fprintf(out, "\n");
 }
 
-void latency_paced_line(FILE *out, const struct program *prog, const struct result_totals *t)
+void latency_paced_line(FILE *out, const struct results *t)
 {
 	struct latency_figures lag;
 
-	if (!run_is_paced(prog) || !t->lag.count)
+	if (!t->id.paced || !t->lag.count)
 		return;
 	latency_figures(&t->lag, t->lag.count, &lag);
 	fprintf(out, "Paced run: max_latency is service time; schedule lag p99 %.03f ms, max %.03f ms\n",

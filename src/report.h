@@ -1,60 +1,27 @@
 /*
- * report.h - what the parent prints: the per-second progress lines while
- * the run goes on, and the final report (op table, netbench-scaled figures,
- * the dbench-compatible "Throughput" line), in human or machine-readable
- * form.
+ * report.h - the final text report, rendered from a results value
+ * (results.h): the op table, the per-client tables, the --latency tables,
+ * the lines on stderr about failed clients and mismatches, and the final
+ * lines (client CPU, Operations, Netbench scaled, and dbench 4.0's
+ * "Throughput" line last), or with --machine-readable the ':op:...:' lines
+ * and ';throughput;clients;procs;maxlat;'.
  *
  * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
  */
 #ifndef DBENCH_REPORT_H
 #define DBENCH_REPORT_H
 
-#include <stdint.h>
 #include <stdio.h>
 
-#include "hist.h"
-#include "op.h"
-#include "stats.h"
+#include "results.h"
 
-struct run_result;
-struct backend;
-struct series;
+/* What to print. */
+#define REPORT_MACHINE_READABLE	0x1	/* --machine-readable */
+#define REPORT_PER_CLIENT	0x2	/* --per-client-results (if r has them) */
+#define REPORT_LATENCY		0x4	/* --latency */
 
-enum phase {
-	PHASE_WARMUP,
-	PHASE_EXECUTE,
-	PHASE_CLEANUP,
-};
-
-extern const char *const phase_name[];
-
-/* State kept between progress ticks. */
-struct progress_state {
-	const struct program *prog;
-	struct shared *sh;
-	uint64_t release_ns;
-	uint64_t measure_start_ns;
-	struct series *series;		/* per-second series (series.h), or NULL */
-};
-
-void progress_init(struct progress_state *ps, const struct program *prog, struct shared *sh,
-		   uint64_t release_ns, uint64_t measure_start_ns);
-void progress_tick(struct progress_state *ps, uint64_t now);
-void progress_finish(struct progress_state *ps);
-
-/* What the clients themselves cost, summed over clients, all phases. */
-struct client_resources {
-	uint64_t user_ns;	/* user CPU of the client processes */
-	uint64_t sys_ns;	/* system CPU */
-	uint64_t net_sent;	/* bytes sent by a network backend */
-	uint64_t net_received;	/* bytes received */
-	uint64_t ops;		/* ops completed, all phases */
-};
-void client_resources(const struct shared *sh, struct client_resources *r);
-
-void report_banner(const struct program *prog);
-/* The final report; returns the process exit status it implies. */
-int report_final(const struct program *prog, const struct backend *be, struct shared *sh,
-		 const struct run_result *res);
+/* Print the final report: figures to out, failed clients and mismatches to
+ * err.  Renders r only. */
+void report_final(FILE *out, FILE *err, const struct results *r, unsigned flags);
 
 #endif

@@ -28,7 +28,7 @@
 #include <unistd.h>
 
 #include "client.h"
-#include "report.h"
+#include "progress.h"
 #include "run.h"
 #include "util.h"
 

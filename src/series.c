@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "options.h"
-#include "report.h"
+#include "progress.h"
 #include "series.h"
 #include "util.h"
 
@@ -56,7 +56,6 @@ struct series *series_create(const struct shared *sh)
 		return NULL;
 	ser = xcalloc(1, sizeof(*ser));
 	ser->sh = sh;
-	ser->keep_rows = options.json != NULL;
 	ser->snap = xcalloc(1, sizeof(*ser->snap));
 	ser->now = xcalloc(1, sizeof(*ser->now));
 	for (int i = 0; i < SEC_RING; i++)
@@ -146,19 +145,6 @@ static void read_second(struct series *ser, uint64_t second, struct series_row *
 		ser->lost++;
 }
 
-json_t *series_row_json(const struct series_row *row)
-{
-	return json_pack("{sI s:s s:i sI sI s:f s:f s:f}",
-			 "elapsed_sec", (json_int_t)(row->second + 1),
-			 "phase", phase_name[row->phase],
-			 "clients", row->clients,
-			 "ops", (json_int_t)row->ops,
-			 "bytes", (json_int_t)row->bytes,
-			 "mb_per_sec", (double)row->bytes / 1e6,
-			 "max_latency_ms", (double)row->max_ns / 1e6,
-			 "p99_latency_ms", (double)row->p99_ns / 1e6);
-}
-
 static void write_row(struct series *ser, const struct series_row *row)
 {
 	if (!ser->out)
@@ -178,20 +164,22 @@ static void write_row(struct series *ser, const struct series_row *row)
 	fflush(ser->out);
 }
 
-static void emit_upto(struct series *ser, uint64_t last)
+/* Read the seconds up to last into rows[]; write them if `write`. */
+static void read_upto(struct series *ser, uint64_t last, bool write)
 {
 	for (; ser->next_sec <= last; ser->next_sec++) {
 		struct series_row row;
 
 		read_second(ser, ser->next_sec, &row);
-		write_row(ser, &row);
-		if (!ser->keep_rows)
-			continue;
 		if (ser->nrows == ser->cap) {
 			ser->cap = ser->cap ? 2 * ser->cap : 64;
 			ser->rows = xrealloc(ser->rows, ser->cap * sizeof(*ser->rows));
 		}
 		ser->rows[ser->nrows++] = row;
+		if (write) {
+			write_row(ser, &row);
+			ser->written = ser->nrows;
+		}
 	}
 }
 
@@ -204,7 +192,7 @@ void series_tick(struct series *ser, uint64_t now)
 	second = (now - ser->sh->release_ns + NSEC_PER_SEC / 2) / NSEC_PER_SEC;
 	close_interval(ser, second);
 	if (second >= 2)
-		emit_upto(ser, second - 2);
+		read_upto(ser, second - 2, true);
 }
 
 void series_finish(struct series *ser)
@@ -226,8 +214,16 @@ void series_finish(struct series *ser)
 	}
 	if (any) {
 		close_interval(ser, last + 1);
-		emit_upto(ser, last);
+		read_upto(ser, last, false);
 	}
+}
+
+void series_write_rest(struct series *ser, const struct results *r)
+{
+	if (!ser)
+		return;
+	for (; ser->written < r->nseries; ser->written++)
+		write_row(ser, &r->series[ser->written]);
 	if (ser->lost)
 		warnx_("--csv-series: %llu second%s overwritten before the parent read %s (it was held up)",
 		       (unsigned long long)ser->lost, ser->lost == 1 ? " was" : "s were",

@@ -1,6 +1,6 @@
 /*
  * series.h - the per-second series of a run (--csv-series, and the
- * "series" array of the JSON report): for each second since the release,
+ * series of the results): for each second since the release,
  * its phase, the clients that completed ops in it, ops, bytes, MB/s, and
  * the largest and the 99th percentile latency of the ops that ended in it.
  *
@@ -21,23 +21,12 @@
 #include <stdio.h>
 
 #include "hist.h"
+#include "results.h"
 #include "stats.h"
-
-/* One second of the run: [second, second + 1) s after the release. */
-struct series_row {
-	uint64_t second;	/* seconds from the release to its start */
-	int phase;		/* enum phase */
-	int clients;		/* clients that completed an op in it */
-	uint64_t ops;		/* ops completed in it, every phase */
-	uint64_t bytes;		/* bytes they moved */
-	uint64_t max_ns;	/* the largest latency */
-	uint64_t p99_ns;	/* 99th percentile (see above) */
-};
 
 struct series {
 	FILE *out;		/* --csv-series file, or NULL */
 	bool jsonl;		/* write JSON Lines instead of CSV */
-	bool keep_rows;		/* keep rows[] for the JSON report */
 	const struct shared *sh;
 	uint64_t next_sec;	/* next second to read from the rings */
 	uint64_t snap_sec;	/* the second the last snapshot was taken at */
@@ -47,8 +36,9 @@ struct series {
 	uint64_t p99_sec[SEC_RING]; /* which second each p99[] entry holds */
 	uint64_t lost;		/* seconds overwritten before they were read */
 	bool failed;		/* the file could not be opened or written */
-	struct series_row *rows; /* every row, if keep_rows */
+	struct series_row *rows; /* every row read so far (for the results) */
 	size_t nrows, cap;
+	size_t written;		/* rows written to the file so far */
 };
 
 /* Start a series when --csv-series or --json asks for one; NULL if not.
@@ -59,9 +49,14 @@ struct series *series_create(const struct shared *sh);
  * and writes the seconds that are safely over. */
 void series_tick(struct series *ser, uint64_t now);
 
-/* Called once every client has exited: writes the remaining seconds and
- * closes the file (the rows stay for the JSON report). */
+/* Called once every client has exited: reads the remaining seconds (they
+ * become part of the results, results_compute). */
 void series_finish(struct series *ser);
+
+/* Write the rows of r's series that are not written yet and close the
+ * file; says so if seconds were lost or the file could not be written (the
+ * run then exits 1: results_exit_status). */
+void series_write_rest(struct series *ser, const struct results *r);
 
 void series_free(struct series *ser);
 
@@ -71,7 +66,5 @@ static inline bool series_failed(const struct series *ser)
 	return ser && ser->failed;
 }
 
-/* One row as a JSON object (for JSON Lines and the JSON report). */
-json_t *series_row_json(const struct series_row *row);
 
 #endif

@@ -20,7 +20,7 @@
 #include <cmocka.h>
 
 #include "hist.h"
-#include "latency.h"
+#include "results.h"
 #include "loadfile.h"
 #include "options.h"
 #include "stats.h"
@@ -255,53 +255,6 @@ static void test_figures(void **state)
 	free(t);
 }
 
-/* Totals: each group is the sum of its ops, "all" the sum of every op,
- * one client's totals are its own slot. */
-static void test_group_totals(void **state)
-{
-	static const char text[] =
-		"NTCreateX \"\\clients\\client1\\f\" 0x40 0x2 1 NT_STATUS_OK\n"
-		"WriteX 1 0 100 100 NT_STATUS_OK\n"
-		"ReadX 1 0 100 100 NT_STATUS_OK\n"
-		"Flush 1 NT_STATUS_OK\n"
-		"Close 1 NT_STATUS_OK\n"
-		"Unlink \"\\clients\\client1\\f\" NT_STATUS_OK\n";
-	struct program *prog = program_compile("groups.txt", text, sizeof(text) - 1, stderr);
-	struct result_totals all, one;
-	uint64_t group_sum[GROUP_COUNT] = { 0 }, sum = 0;
-	struct shared *sh;
-
-	(void)state;
-	assert_non_null(prog);
-	sh = shared_create(prog, 3);
-	for (int c = 0; c < 3; c++) {
-		struct slot *s = shared_slot(sh, c);
-
-		for (unsigned k = 0; k < prog->nstats; k++)
-			for (unsigned n = 0; n <= k + (unsigned)c; n++)
-				op_stats_add(&s->ops[k], 1000 * (n + 1), 10);
-	}
-	totals_collect(&all, prog, sh, -1);
-	totals_collect(&one, prog, sh, 1);
-	for (unsigned k = 0; k < prog->nstats; k++) {
-		group_sum[op_info[prog->stat_op[k]].group] += all.op[k].count;
-		sum += all.op[k].count;
-		assert_true(one.op[k].count == shared_slot(sh, 1)->ops[k].count);
-		assert_true(all.op[k].hist.n == all.op[k].count);
-	}
-	for (int g = 0; g < GROUP_COUNT; g++)
-		assert_true(all.group[g].count == group_sum[g]);
-	assert_true(all.all.count == sum);
-	assert_true(all.all.hist.n == sum);
-	assert_true(all.group[GROUP_WRITE].count ==
-		    all.op[prog->statidx[OP_WRITEX]].count + all.op[prog->statidx[OP_FLUSH]].count);
-	assert_true(all.group[GROUP_LOCKING].count == 0);
-	totals_free(&all);
-	totals_free(&one);
-	shared_destroy(sh);
-	program_free(prog);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -311,7 +264,6 @@ int main(void)
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_decades),
 		cmocka_unit_test(test_figures),
-		cmocka_unit_test(test_group_totals),
 	};
 
 	return cmocka_run_group_tests(tests, sample_setup, sample_teardown);

@@ -1,0 +1,153 @@
+/*
+ * progress.c - the banner and the per-second progress lines; see
+ * progress.h.
+ *
+ * The progress line keeps dbench 4.0's shape, because harnesses parse it:
+ *   "%4d  %8d  %7.2f MB/sec  warmup|execute %3.0f sec  latency %.03f ms";
+ * --machine-readable prints '@W@'/'@R@'/'@C@' lines instead.
+ *
+ * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "options.h"
+#include "progress.h"
+#include "series.h"
+#include "util.h"
+
+void report_banner(const struct program *prog)
+{
+	if (options.machine_readable)
+		return;
+	printf("%s version %s - a netbench emulator (GPL-3.0-or-later)\n\n", options.progname,
+	       PACKAGE_VERSION);
+	if (options.passes > 0)
+		printf("Running %d pass%s with load '%s' and minimum warmup %d secs\n", options.passes,
+		       options.passes == 1 ? "" : "es", prog->filename, options.warmup);
+	else
+		printf("Running for %d seconds with load '%s' and minimum warmup %d secs\n",
+		       options.timelimit, prog->filename, options.warmup);
+	fflush(stdout);
+}
+
+/* ---- progress ---- */
+
+void progress_init(struct progress_state *ps, const struct program *prog, struct shared *sh,
+		   uint64_t release_ns, uint64_t measure_start_ns)
+{
+	memset(ps, 0, sizeof(*ps));
+	ps->prog = prog;
+	ps->sh = sh;
+	ps->release_ns = release_ns;
+	ps->measure_start_ns = measure_start_ns;
+	ps->series = series_create(sh);
+}
+
+static enum phase current_phase(const struct progress_state *ps, uint64_t now, int running)
+{
+	uint64_t end = STAT_LOAD(ps->sh->measure_end_ns);
+
+	if (STAT_LOAD(ps->sh->stop) || now >= end + NSEC_PER_SEC / 2 || running == 0)
+		return PHASE_CLEANUP;
+	if (now < ps->measure_start_ns)
+		return PHASE_WARMUP;
+	return PHASE_EXECUTE;
+}
+
+void progress_tick(struct progress_state *ps, uint64_t now)
+{
+	struct shared *sh = ps->sh;
+	uint64_t ops = 0, bytes_all = 0, bytes_measured = 0, latency = 0;
+	uint64_t sec = (now - ps->release_ns + NSEC_PER_SEC / 2) / NSEC_PER_SEC;
+	int running = 0, active = 0;
+	double t;
+	enum phase phase;
+
+	for (int i = 0; i < sh->nclients; i++) {
+		struct slot *s = shared_slot(sh, i);
+		int state = STAT_LOAD(s->state);
+		uint64_t start = STAT_LOAD(s->op_start_ns);
+
+		ops += STAT_LOAD(s->ops_all);
+		bytes_all += STAT_LOAD(s->bytes_all);
+		bytes_measured += STAT_LOAD(s->bytes_measured);
+		if (state == SLOT_RUNNING)
+			running++;
+		if (state == SLOT_RUNNING || state == SLOT_CLEANUP)
+			active++;
+		if (sec > 0) {
+			const struct sec_stat *ss = &s->secs[(sec - 1) % SEC_RING];
+
+			if (__atomic_load_n(&ss->sec, __ATOMIC_ACQUIRE) == sec - 1)
+				latency = MAX(latency, STAT_LOAD(ss->max_ns));
+		}
+		if (start && now > start && state == SLOT_RUNNING)
+			latency = MAX(latency, now - start);
+	}
+	phase = current_phase(ps, now, running);
+	/* the second that just ended decides warmup or execute */
+	if (phase == PHASE_EXECUTE && now - ps->release_ns < ps->measure_start_ns - ps->release_ns + NSEC_PER_SEC / 2)
+		phase = PHASE_WARMUP;
+	if (phase == PHASE_CLEANUP) {
+		t = (double)(now - (now > ps->measure_start_ns ? ps->measure_start_ns : ps->release_ns)) / 1e9;
+		if (options.machine_readable)
+			printf("@C@%d@%.0f@\n", active, t);
+		else
+			printf("%4d  cleanup %3.0f sec\n", active, t);
+	} else {
+		bool warm = phase == PHASE_WARMUP;
+		uint64_t base = warm ? ps->release_ns : ps->measure_start_ns;
+		double mbps;
+
+		t = (double)(now - base) / 1e9;
+		mbps = t > 0 ? (double)(warm ? bytes_all : bytes_measured) / 1e6 / t : 0;
+		if (options.machine_readable)
+			printf("@%c@%d@%llu@%.2f@%.0f@%.03f@\n", warm ? 'W' : 'R', running,
+			       (unsigned long long)(ops / (uint64_t)sh->nclients), mbps, t,
+			       (double)latency / 1e6);
+		else
+			printf("%4d  %8llu  %7.2f MB/sec  %s %3.0f sec  latency %.03f ms\n", running,
+			       (unsigned long long)(ops / (uint64_t)sh->nclients), mbps,
+			       phase_name[phase], t, (double)latency / 1e6);
+	}
+	fflush(stdout);
+	series_tick(ps->series, now);
+}
+
+void progress_finish(struct progress_state *ps)
+{
+	struct shared *sh = ps->sh;
+	int left = 0;
+
+	for (int i = 0; i < sh->nclients; i++) {
+		int state = STAT_LOAD(shared_slot(sh, i)->state);
+
+		if (state != SLOT_DONE && state != SLOT_FAILED)
+			left++;
+	}
+	if (options.machine_readable)
+		printf("@C@%d@%.0f@\n", left, 0.0);
+	else
+		printf("%4d  cleanup %3.0f sec\n", left,
+		       (double)(now_ns() - ps->measure_start_ns) / 1e9 > 0 ?
+		       (double)(now_ns() - ps->measure_start_ns) / 1e9 : 0);
+	series_finish(ps->series);
+}
+
+void machine_stdout_prepare(void)
+{
+	bool json_out = options.json && strcmp(options.json, "-") == 0;
+	bool series_out = options.csv_series && strcmp(options.csv_series, "-") == 0;
+
+	if (!json_out && !series_out)
+		return;
+	fflush(stdout);
+	options.stdout_fd = dup(STDOUT_FILENO);
+	if (options.stdout_fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+		die(EXIT_USAGE, "cannot move the human output to stderr: %s", strerror(errno));
+}
