@@ -536,9 +536,10 @@ static void __attribute__((noreturn)) child_main(const struct server *srv, int f
 	ctx.can_trunc = 1;
 	end = serve_connection(&io, &counts, why, sizeof(why));
 	if (srv->opt->verbose || end == SERVE_PROTOCOL || end == SERVE_TIMEOUT)
-		logline("%s: disconnected (%s): %s; %llu requests, %llu bytes in, %llu bytes out",
+		logline("%s: disconnected (%s): %s; %llu requests, %llu bytes in, %llu bytes out%s",
 			peer, serve_end_name(end), why, (unsigned long long)counts.requests,
-			(unsigned long long)counts.bytes_in, (unsigned long long)counts.bytes_out);
+			(unsigned long long)counts.bytes_in, (unsigned long long)counts.bytes_out,
+			counts.classic ? " (classic wire)" : "");
 	close(fd);
 	_exit(end == SERVE_CLOSED ? 0 : 1);
 }

@@ -6,7 +6,7 @@
 load helpers
 
 setup() { make_tmp; }
-teardown() { remove_tmp; }
+teardown() { drop_ns; remove_tmp; }
 
 run_dbench() {
 	run --separate-stderr "$DBENCH" "$@"
@@ -268,4 +268,164 @@ print("ok")' "$T/d/clients/client0/f" "$T/d/clients/client0/dir"
 	run_dbench -B sockio --server 127.0.0.1 -T IPTOS_LOWDELAY=1 1
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"socket option IPTOS_LOWDELAY takes no value"* ]]
+}
+
+# ---- the classic tbench wire, both ways, with Debian's dbench 4.0 package
+
+DEB_TBENCH=/usr/bin/tbench
+DEB_TBENCH_SRV=/usr/bin/tbench_srv
+
+# A private network namespace: the classic tbench and tbench_srv always use
+# port 7003, which must not meet another test's.  Sets NS.
+make_ns() {
+	[ -x "$DEB_TBENCH" ] && [ -x "$DEB_TBENCH_SRV" ] || skip "Debian's dbench package is not installed"
+	[ "$(id -u)" -eq 0 ] || skip "network namespaces need root"
+	NS="dbench-compat-$$-${BATS_TEST_NUMBER}"
+	ip netns add "$NS" 2>"$T/ns.err" || skip "no network namespaces here: $(cat "$T/ns.err")"
+	ip -n "$NS" link set lo up
+}
+
+drop_ns() {
+	local pid i
+	[ -n "${NS:-}" ] || return 0
+	for i in 1 2 3; do
+		for pid in $(ip netns pids "$NS" 2>/dev/null); do
+			kill -KILL "$pid" 2>/dev/null || true
+		done
+		sleep 0.1
+	done
+	ip netns del "$NS" 2>/dev/null || true
+}
+
+# A short loadfile of every netbench op both tbench versions know.
+classic_loadfile() {
+	loadfile small.load <<'L'
+NTCreateX "\clients\client1\f" 0x40 0x5 1 NT_STATUS_OK
+WriteX 1 0 65536 65536 NT_STATUS_OK
+ReadX 1 0 4096 4096 NT_STATUS_OK
+QUERY_FILE_INFORMATION 1 258 NT_STATUS_OK
+SET_FILE_INFORMATION 1 1004 NT_STATUS_OK
+LockX 1 0 1 NT_STATUS_OK
+UnlockX 1 0 1 NT_STATUS_OK
+Flush 1 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+QUERY_PATH_INFORMATION "\clients\client1\f" 1004 NT_STATUS_OK
+FIND_FIRST "\clients\client1\*" 260 1366 3 NT_STATUS_OK
+QUERY_FS_INFORMATION 259 NT_STATUS_OK
+Rename "\clients\client1\f" "\clients\client1\g" NT_STATUS_OK
+Unlink "\clients\client1\g" 0x6 NT_STATUS_OK
+Mkdir "\clients\client1\d" NT_STATUS_OK
+Rmdir "\clients\client1\d" NT_STATUS_OK
+L
+}
+
+@test "Debian's tbench 4.0 runs against our tbench_srv (classic wire on the same port)" {
+	make_ns
+	classic_loadfile
+	ip netns exec "$NS" "$DBENCH_BUILDDIR/src/tbench_srv" -v -b 127.0.0.1 --pid-file "$T/srv.pid" \
+		2>"$T/srv.log" &
+	for i in $(seq 50); do [ -s "$T/srv.pid" ] && break; sleep 0.1; done
+	run timeout 60 ip netns exec "$NS" "$DEB_TBENCH" -t 3 -c "$T/small.load" 2 127.0.0.1
+	sleep 0.3
+	drop_ns
+	echo "$output"
+	cat "$T/srv.log"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Throughput "*" MB/sec"*"2 procs"* ]]
+	grep -q "classic wire" "$T/srv.log"
+	! grep -q "protocol error" "$T/srv.log"
+}
+
+@test "tbench --wire classic runs against Debian's tbench_srv 4.0; our wire names --wire classic" {
+	make_ns
+	classic_loadfile
+	ip netns exec "$NS" "$DEB_TBENCH_SRV" >"$T/srv.log" 2>&1 &
+	for i in $(seq 50); do
+		ip netns exec "$NS" ss -ltn 2>/dev/null | grep -q ':7003 ' && break
+		sleep 0.1
+	done
+	run --separate-stderr timeout 60 ip netns exec "$NS" "$TBENCH" --wire classic -c "$T/small.load" \
+		-t 2 --warmup 0 2 127.0.0.1
+	first_status=$status first_output=$output
+	run --separate-stderr timeout 60 ip netns exec "$NS" "$TBENCH" -c "$T/small.load" -t 2 1 127.0.0.1
+	drop_ns
+	echo "$first_output"
+	[ "$first_status" -eq 0 ]
+	[[ "$first_output" == *" 0 mismatches"* ]]
+	[[ "$first_output" == *"Throughput "*" MB/sec  2 clients  2 procs"* ]]
+	echo "$stderr"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "tbench: server 127.0.0.1:7003 dropped the connection at the first request (as a tbench_srv of dbench 4.0/5.0 does): for such a server use --wire classic" ]
+}
+
+@test "our tbench --wire classic against our tbench_srv; a bad --wire is one line" {
+	. "$DBENCH_SRCDIR/tests/lib/tbench.bash"
+	start_srv -b 127.0.0.1
+	classic_loadfile
+	run_dbench -B sockio --wire classic --server "127.0.0.1:$PORT" -c "$T/small.load" --run-once 2
+	kill "$SRV_PID"
+	echo "$output $stderr"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Operations 32 "*" 0 mismatches"* ]]
+	grep -q "classic wire" "$T/srv.log"
+	run_dbench -B sockio --wire smb1 --server "127.0.0.1:$PORT" -c "$T/small.load" 1
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbench: --wire: 'smb1' is not a wire format (tbench or classic)" ]
+}
+
+# ---- the output harnesses scrape, applied to our real output
+
+@test "mmtests' scrape of the op table sees only op rows; LKP and PTS read the right numbers" {
+	run_dbench -D "$T/d" -c "$DBENCH_SRCDIR/loadfiles/client.txt" -t 3 --warmup 1 2
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" >"$T/out"
+	# mmtests (shellpack extract for dbench4): every remaining line is "name count avg max"
+	grep -A 99 Operation "$T/out" | sed -e '/-----/d' -e '/^$/d' -e '/Throughput/d' -e '/Operation/d' >"$T/rows"
+	cat "$T/rows"
+	# exactly the table's rows: from the line after the dashes to the blank line
+	sed -n '/^ -----/,/^$/p' "$T/out" | sed -e '1d' -e '$d' >"$T/table"
+	diff "$T/table" "$T/rows"
+	! grep -Ev '^ [A-Za-z_]+ +[0-9]+ +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3}$' "$T/rows"
+	# the rows are the op table's: their counts add up to the Operations line
+	total=$(awk '{ s += $2 } END { print s }' "$T/rows")
+	grep -q "^Operations $total in " "$T/out"
+	# LKP: the last line's fields by position (dbench 4.0's line, no "(sync open)")
+	run_dbench -D "$T/d" -c "$DBENCH_SRCDIR/loadfiles/client.txt" -t 2 --warmup 0 -s -S 2
+	last=$(tail -1 <<<"$output")
+	read -r word tput unit nclients w1 nprocs w2 maxlat ms <<<"$last"
+	[ "$word $unit $w1 $w2 $ms" = "Throughput MB/sec clients procs ms" ]
+	[ "$nclients $nprocs" = "2 2" ]
+	[[ "$maxlat" =~ ^max_latency=[0-9]+\.[0-9]{3}$ ]]
+	# PTS: the last "Throughput N MB/sec" line
+	[ "$(grep -Eo 'Throughput [0-9.e+]+ MB/sec' <<<"$output" | tail -1)" = "Throughput $tput MB/sec" ]
+}
+
+@test "--machine-readable: upstream's five fields on @W@, @R@ and @C@; the last @C@ has the real seconds" {
+	run_dbench -D "$T/d" -c "$DBENCH_SRCDIR/loadfiles/client.txt" -t 3 --warmup 1 --machine-readable 2
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# dbench 4.0: "@%c@%d@%d@%.2f@%u@%.03f@" (active, lines, MB/sec, seconds, latency)
+	five='^@[WRC]@[0-9]+@[0-9]+@[0-9]+\.[0-9]{2}@[0-9]+@[0-9]+\.[0-9]{3}@$'
+	grep -q '^@W@' <<<"$output"
+	grep -q '^@R@' <<<"$output"
+	grep -q '^@C@' <<<"$output"
+	! grep '^@' <<<"$output" | grep -Ev "$five"
+	last=$(grep '^@C@' <<<"$output" | tail -1)
+	secs=$(cut -d@ -f6 <<<"$last")
+	[ "$secs" -ge 3 ]
+	# and nothing else but the op rows and the final line
+	! grep -Ev "$five"'|^:[A-Za-z_]+:[0-9]+:[0-9.]+:[0-9.]+:$|^;[0-9.e+]+;2;2;[0-9.]+;$' <<<"$output"
+}
+
+@test "the header and the JSON name the loadfile: path, operations per pass, sha256" {
+	run_dbench -D "$T/d" -c "$DBENCH_SRCDIR/loadfiles/client.txt" -t 1 --warmup 0 --json "$T/r.json" 1
+	[ "$status" -eq 0 ]
+	sha=$(sha256sum "$DBENCH_SRCDIR/loadfiles/client.txt" | cut -c1-64)
+	[[ "$output" == *$'\n'"Loadfile $DBENCH_SRCDIR/loadfiles/client.txt: 8020 operations per pass, sha256 $sha"$'\n'* ]]
+	[ "$(jq -r .loadfile.sha256 "$T/r.json")" = "$sha" ]
+	[ "$(jq -r .loadfile.ops_per_pass "$T/r.json")" = 8020 ]
+	# a gzip'ed loadfile: the digest of its text
+	gzip -c "$DBENCH_SRCDIR/loadfiles/client.txt" >"$T/c.gz"
+	run_dbench -B null -c "$T/c.gz" --run-once --json "$T/z.json" 1
+	[ "$(jq -r .loadfile.sha256 "$T/z.json")" = "$sha" ]
 }
