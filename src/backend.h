@@ -17,6 +17,7 @@
 
 #include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "numexpr.h"
 #include "op.h"
@@ -80,13 +81,45 @@ struct client {
 	char error[256];	/* why the client failed */
 };
 
+/* The interface a backend is built against.  Bump BACKEND_INTERFACE when
+ * struct backend, struct client or the meaning of a field changes; a
+ * module built against another interface (or with other struct sizes) is
+ * refused with one line, before anything else in it is read. */
+#define BACKEND_INTERFACE 1
+
+struct backend_abi {
+	uint32_t interface;	/* BACKEND_INTERFACE */
+	uint32_t backend_size;	/* sizeof(struct backend) */
+	uint32_t client_size;	/* sizeof(struct client) */
+	uint32_t options_size;	/* sizeof(struct options) */
+};
+
+/* The first field of every backend table: `.abi = BACKEND_ABI,`. */
+#define BACKEND_ABI                                                                        \
+	{                                                                                   \
+		BACKEND_INTERFACE, sizeof(struct backend), sizeof(struct client),          \
+			sizeof(struct options)                                              \
+	}
+
+/* What a backend is, for the core (which names no backend): */
+enum backend_flags {
+	BACKEND_DIRECTORY = 1u << 0,	/* works in -D: the directory is checked before the run */
+	BACKEND_SERVER = 1u << 1,	/* takes a server: --server, --port, tbench's SERVER */
+	BACKEND_NETWORK = 1u << 2,	/* talks to a server over the network (counts its bytes) */
+	BACKEND_FILES = 1u << 3,	/* runs the netbench ops on files: takes the file
+					   options (-s, -S, -F, --fake-io, ...) */
+	BACKEND_NFS_OPS = 1u << 4,	/* has the NFSv3 ops (READ3, LOOKUP3, ...) */
+	BACKEND_BLOCK = 1u << 5,	/* block storage (a device or LUN, no file system) */
+};
+
 struct backend {
-	const char *name;
-	const char *description;
-	/* The backend's own command-line options (popt), or NULL; listed in
-	 * --help under `options_title`. */
+	struct backend_abi abi;	/* BACKEND_ABI: checked first when loaded */
+	const char *name;	/* -B NAME */
+	const char *description; /* one line for --help's list of backends */
+	unsigned flags;		/* enum backend_flags */
+	/* The backend's own command-line options (popt), or NULL; --help
+	 * lists them under "NAME backend options (-B NAME):". */
 	const struct poptOption *options;
-	const char *options_title;
 	/* In the parent, once, before any client starts: check the options
 	 * (server reachable, share given, ...).  Return 0, or -1 after
 	 * printing one line to stderr. */
@@ -106,33 +139,35 @@ struct backend {
 	uint32_t (*op[OP_COUNT])(struct client *c, const struct op *op);
 };
 
+/* A backend built as a module (dbench-NAME.so) ends with
+ * BACKEND_MODULE(name_backend);: the one symbol the core looks up. */
+#define BACKEND_MODULE_SYMBOL "dbench_backend"
+#define BACKEND_MODULE(table) const struct backend *const dbench_backend = &(table)
+
 /* A network backend counts the bytes it sends and receives (all phases),
  * for the report's network line. */
 void client_count_net(struct client *c, uint64_t sent, uint64_t received);
 
-/* The optional backends' names, for --help. */
-#if defined(HAVE_SMB) && defined(HAVE_NFS)
-#define BACKEND_LIST_HELP ", smb, nfs"
-#elif defined(HAVE_SMB)
-#define BACKEND_LIST_HELP ", smb"
-#elif defined(HAVE_NFS)
-#define BACKEND_LIST_HELP ", nfs"
-#else
-#define BACKEND_LIST_HELP ""
-#endif
+/* ---- the registry (backend.c): built-in backends and loaded modules ---- */
 
-/* All backends built into this program, NULL-terminated. */
-extern const struct backend *const backends[];
-const struct backend *backend_find(const char *name);
+/* The backend called name: built in, loaded already, or loaded now from
+ * dbench-NAME.so.  NULL if there is none, with one line in why (unknown
+ * backend, module missing or built for another dbench, library missing
+ * and the Debian package that has it). */
+const struct backend *backend_find(const char *name, char *why, size_t whylen);
 
-extern const struct backend fileio_backend;
-extern const struct backend sockio_backend;
-extern const struct backend null_backend;
-#ifdef HAVE_SMB
-extern const struct backend smb_backend;
-#endif
-#ifdef HAVE_NFS
-extern const struct backend nfs_backend;
-#endif
+/* Load every module found (for --help); a module that cannot be loaded
+ * is listed with the reason. */
+void backend_load_all(void);
+
+/* The backends known so far (built in, then loaded), NULL-terminated. */
+const struct backend *const *backend_list(void);
+
+/* The default backend: dbench's, or tbench's (as_tbench). */
+const char *backend_default(int as_tbench);
+
+/* Print --help's list of backends (name, description, traits, module
+ * path, modules that failed to load) and where modules are looked for. */
+void backend_print_help(FILE *out);
 
 #endif

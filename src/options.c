@@ -30,14 +30,15 @@ struct options options = {
 	.timelimit = 600,
 	.warmup = -1,
 	.directory = ".",
-	.backend = "fileio",
 	.tcp_options = "TCP_NODELAY",
 	.show_mismatches = 10,
 	.stdout_fd = -1,
+	.max_loadfile = LOADFILE_MAX_DEFAULT,
 };
 
 static const char *seed_text;
-static int show_version;
+static const char *max_loadfile_text;
+static int show_version, show_help, show_usage;
 
 /* Numeric options are taken as text and checked here, so that a bad value
  * gets a message naming the option. */
@@ -74,6 +75,32 @@ static int parse_count(const char *s, int *out)
 	if (parse_i64(s, &v) < 0 || v < INT32_MIN || v > INT32_MAX)
 		return -1;
 	*out = (int)v;
+	return 0;
+}
+
+/* "64K", "256M", "1G" (binary units) or plain bytes, at least 1 KiB. */
+static int parse_size(const char *s, uint64_t *out)
+{
+	char num[32];
+	size_t len = strlen(s);
+	unsigned shift = 0;
+	uint64_t v;
+
+	if (len == 0 || len >= sizeof(num))
+		return -1;
+	memcpy(num, s, len + 1);
+	switch (num[len - 1]) {
+	case 'k': case 'K': shift = 10; break;
+	case 'm': case 'M': shift = 20; break;
+	case 'g': case 'G': shift = 30; break;
+	case 't': case 'T': shift = 40; break;
+	default: break;
+	}
+	if (shift)
+		num[--len] = '\0';
+	if (parse_u64(num, &v) < 0 || v > (UINT64_MAX >> shift) || (v << shift) < 1024)
+		return -1;
+	*out = v << shift;
 	return 0;
 }
 
@@ -137,6 +164,140 @@ static uint64_t random_seed(void)
 	return seed;
 }
 
+/* The options several backends share: a table is in the command line
+ * (and --help) when a backend known to the run has its flag. */
+static const struct poptOption file_options[] = {
+	{ "sync", 's', POPT_ARG_NONE, &options.sync_open, 0, "open files with O_SYNC", NULL },
+	{ "sync-dir", 'S', POPT_ARG_NONE, &options.sync_dirs, 0,
+	  "fsync the directory after every directory change", NULL },
+	{ "fsync", 'F', POPT_ARG_NONE, &options.do_fsync, 0, "fsync after every write", NULL },
+	{ "one-byte-write-fix", 0, POPT_ARG_NONE, &options.one_byte_write_fix, 0,
+	  "as dbench 4.0: a 1-byte write writes a zero byte, skipped where the file holds it, "
+	  "an ftruncate where it extends the file", NULL },
+	{ "stat-check", 0, POPT_ARG_NONE, &options.stat_check, 0,
+	  "as dbench 4.0 (fileio): stat first and skip a mkdir, rmdir, create or rename that "
+	  "would fail", NULL },
+	{ "check-size", 0, POPT_ARG_NONE, &options.check_size, 0,
+	  "after each write, check with fstat that the file is as large as written", NULL },
+	{ "fake-io", 0, POPT_ARG_NONE, &options.fake_io, 0,
+	  "do not read or write data, only count it", NULL },
+	POPT_TABLEEND
+};
+
+static const struct poptOption server_options[] = {
+	{ "server", 0, POPT_ARG_STRING, &options.server, 0,
+	  "the server: a name or address, optionally with :PORT ([ADDR]:PORT for IPv6); "
+	  "tbench also takes it as its last argument", "HOST" },
+	{ "port", 0, POPT_ARG_STRING, &text.port, 0,
+	  "the server's port (default: the backend's)", "PORT" },
+	POPT_TABLEEND
+};
+
+static const struct {
+	unsigned flag;
+	const struct poptOption *table;
+	const char *title;
+} shared_tables[] = {
+	{ BACKEND_FILES, file_options, "File options" },
+	{ BACKEND_SERVER, server_options, "Server options" },
+};
+
+static const struct poptOption help_options[] = {
+	{ "help", '?', POPT_ARG_NONE, &show_help, 0, "Show this help message", NULL },
+	{ "usage", 0, POPT_ARG_NONE, &show_usage, 0, "Display brief usage message", NULL },
+	POPT_TABLEEND
+};
+
+/* Before popt runs: the backend named on the command line (its module's
+ * options must be in the table popt parses), and whether help is asked
+ * for (then every module is loaded, to list them all). */
+static const char *prescan(int argc, const char **argv, bool *help)
+{
+	const char *name = NULL;
+
+	*help = false;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (strcmp(a, "--") == 0)
+			break;
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-?") == 0 || strcmp(a, "--usage") == 0)
+			*help = true;
+		else if ((strcmp(a, "-B") == 0 || strcmp(a, "--backend") == 0) && i + 1 < argc)
+			name = argv[++i];
+		else if (strncmp(a, "--backend=", 10) == 0)
+			name = a + 10;
+		else if (strncmp(a, "-B", 2) == 0 && a[2])
+			name = a + 2;
+	}
+	return name;
+}
+
+static const struct backend *find_backend_or_exit(const char *name)
+{
+	char why[PATH_MAX + 512];
+	const struct backend *be = backend_find(name, why, sizeof(why));
+
+	if (!be) {
+		fprintf(stderr, "%s: %s\n", options.progname, why);
+		exit(EXIT_USAGE);
+	}
+	return be;
+}
+
+/* A table title naming the backends that take the options. */
+static const char *title_for(char *buf, size_t len, const char *what, unsigned flag)
+{
+	const struct backend *const *be = backend_list();
+	size_t n = (size_t)snprintf(buf, len, "%s (", what);
+
+	for (int i = 0; be[i] && n < len; i++)
+		if (be[i]->flags & flag)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", buf[n - 1] == '(' ? "" : ", ", be[i]->name);
+	if (n < len)
+		snprintf(buf + n, len - n, "):");
+	return buf;
+}
+
+/* The popt table of this run: the core options, each known backend's,
+ * the shared ones that a known backend takes, help.  Sized from the
+ * registry; it and its titles live until exit. */
+static struct poptOption *build_table(struct poptOption *core)
+{
+	static char titles[64][160];
+	const struct backend *const *be = backend_list();
+	struct poptOption *table;
+	size_t nbe = 0, n = 0, t = 0;
+
+	while (be[nbe])
+		nbe++;
+	table = xcalloc(nbe + ARRAY_SIZE(shared_tables) + 3, sizeof(*table));
+	table[n++] = (struct poptOption){ NULL, 0, POPT_ARG_INCLUDE_TABLE, core, 0, "Options:", NULL };
+	for (size_t i = 0; i < ARRAY_SIZE(shared_tables); i++) {
+		unsigned any = 0;
+
+		for (size_t j = 0; j < nbe; j++)
+			any |= be[j]->flags & shared_tables[i].flag;
+		if (any && t < ARRAY_SIZE(titles))
+			table[n++] = (struct poptOption){ NULL, 0, POPT_ARG_INCLUDE_TABLE,
+							  (void *)shared_tables[i].table, 0,
+							  title_for(titles[t++], sizeof(titles[0]),
+								    shared_tables[i].title, shared_tables[i].flag),
+							  NULL };
+	}
+	for (size_t j = 0; j < nbe; j++) {
+		if (!be[j]->options || t >= ARRAY_SIZE(titles))
+			continue;
+		snprintf(titles[t], sizeof(titles[0]), "%s backend options (-B %s):", be[j]->name, be[j]->name);
+		table[n++] = (struct poptOption){ NULL, 0, POPT_ARG_INCLUDE_TABLE, (void *)be[j]->options, 0,
+						  titles[t++], NULL };
+	}
+	table[n++] = (struct poptOption){ NULL, 0, POPT_ARG_INCLUDE_TABLE, (void *)help_options, 0,
+					  "Help options:", NULL };
+	table[n] = (struct poptOption)POPT_TABLEEND;
+	return table;
+}
+
 void options_parse(int argc, const char **argv)
 {
 	struct poptOption core[] = {
@@ -144,10 +305,8 @@ void options_parse(int argc, const char **argv)
 		  "measure for SECS seconds after the warmup (default 600)", "SECS" },
 		{ "loadfile", 'c', POPT_ARG_STRING, &options.loadfile, 0,
 		  "the loadfile, plain or gzip (default: ./client.txt, then the installed one)", "FILE" },
-		{ "directory", 'D', POPT_ARG_STRING, &options.directory, 0,
-		  "the directory to work in, the share root of the fileio backend (default .)", "DIR" },
 		{ "backend", 'B', POPT_ARG_STRING, &options.backend, 0,
-		  "fileio, sockio (tbench)" BACKEND_LIST_HELP ", null (default fileio; tbench: sockio)", "NAME" },
+		  "the backend to run on (see Backends below)", "NAME" },
 		{ "target-rate", 'R', POPT_ARG_STRING, &text.rate, 0,
 		  "pace each client to RATE MB/sec (0: as fast as possible)", "RATE" },
 		{ "warmup", 0, POPT_ARG_STRING, &text.warmup, 0,
@@ -160,24 +319,6 @@ void options_parse(int argc, const char **argv)
 		  "clients run by each process (default 1)", "N" },
 		{ "seed", 0, POPT_ARG_STRING, &seed_text, 0,
 		  "seed for random loadfile parameters, for reproducible runs (default: random, printed)", "N" },
-		{ "sync", 's', POPT_ARG_NONE, &options.sync_open, 0, "open files with O_SYNC", NULL },
-		{ "sync-dir", 'S', POPT_ARG_NONE, &options.sync_dirs, 0,
-		  "fsync the directory after every directory change", NULL },
-		{ "fsync", 'F', POPT_ARG_NONE, &options.do_fsync, 0, "fsync after every write", NULL },
-		{ "xattr", 'x', POPT_ARG_NONE, &options.ea_enable, 0,
-		  "keep DOS attributes in the user.DOSATTRIB extended attribute", NULL },
-		{ "no-resolve", 0, POPT_ARG_NONE, &options.no_resolve, 0,
-		  "do not emulate case-insensitive name lookup (no stat + directory scan)", NULL },
-		{ "one-byte-write-fix", 0, POPT_ARG_NONE, &options.one_byte_write_fix, 0,
-		  "as dbench 4.0: a 1-byte write writes a zero byte, skipped where the file holds it, "
-		  "an ftruncate where it extends the file", NULL },
-		{ "stat-check", 0, POPT_ARG_NONE, &options.stat_check, 0,
-		  "as dbench 4.0 (fileio): stat first and skip a mkdir, rmdir, create or rename that "
-		  "would fail", NULL },
-		{ "check-size", 0, POPT_ARG_NONE, &options.check_size, 0,
-		  "after each write, check with fstat that the file is as large as written", NULL },
-		{ "fake-io", 0, POPT_ARG_NONE, &options.fake_io, 0,
-		  "do not read or write data, only count it", NULL },
 		{ "trunc-io", 0, POPT_ARG_STRING, &text.trunc_io, 0,
 		  "as dbench 4.0: no read or write moves more than N bytes (larger ones are cut to N)", "N" },
 		{ "show-execute-time", 0, POPT_ARG_NONE, &options.show_execute_time, 0,
@@ -200,57 +341,58 @@ void options_parse(int argc, const char **argv)
 		  "FILE" },
 		{ "check-loadfile", 0, POPT_ARG_NONE, &options.check_loadfile, 0,
 		  "check the loadfile, print what one pass does, and exit", NULL },
+		{ "max-loadfile", 0, POPT_ARG_STRING, &max_loadfile_text, 0,
+		  "refuse a loadfile of more than SIZE bytes of text (K, M, G: binary units; default 256M) "
+		  "or whose compiled program takes more than twice that", "SIZE" },
 		{ "allow-mismatch", 0, POPT_ARG_NONE, &options.allow_mismatch, 0,
 		  "status mismatches do not make the exit status non-zero", NULL },
 		{ "show-mismatches", 0, POPT_ARG_STRING, &text.show_mismatches, 0,
 		  "print the first N status mismatches (default 10)", "N" },
-		{ "tcp-options", 'T', POPT_ARG_STRING, &options.tcp_options, 0,
-		  "socket options of tbench's (sockio) connections, as dbench 4.0: TCP_NODELAY[=0|1] "
-		  "SO_KEEPALIVE[=0|1] SO_REUSEADDR[=0|1] SO_BROADCAST[=0|1] IPTOS_LOWDELAY IPTOS_THROUGHPUT "
-		  "SO_SNDBUF=n SO_RCVBUF=n SO_SNDLOWAT=n SO_RCVLOWAT=n SO_SNDTIMEO=ms SO_RCVTIMEO=ms, "
-		  "comma or space separated (default TCP_NODELAY)", "OPTS" },
-		{ "server", 0, POPT_ARG_STRING, &options.server, 0,
-		  "the server (sockio, nfs): a name or address, optionally with :PORT ([ADDR]:PORT "
-		  "for IPv6); tbench also takes it as its last argument", "HOST" },
-		{ "port", 0, POPT_ARG_STRING, &text.port, 0,
-		  "the server's port (sockio: default 7003, tbench_srv's)", "PORT" },
 		{ "version", 'V', POPT_ARG_NONE, &show_version, 0, "print the version and exit", NULL },
 		POPT_TABLEEND
 	};
-	struct poptOption help[2] = { POPT_AUTOHELP POPT_TABLEEND };
-	struct poptOption table[16];
-	int n = 0, rc;
+	const struct backend *be;
+	const char *named;
+	bool help;
+	int rc;
 	poptContext pc;
 	const char *arg;
 
 	options.argc = argc;
 	options.argv = argv;
-	if (argc > 0 && strstr(basename_of(argv[0]), "tbench")) {
+	if (argc > 0 && strstr(basename_of(argv[0]), "tbench"))
 		options.progname = "tbench";
-		options.backend = "sockio";
-	}
-	table[n++] = (struct poptOption){ NULL, 0, POPT_ARG_INCLUDE_TABLE, core, 0, "Options:", NULL };
-	for (int i = 0; backends[i]; i++) {
-		if (backends[i]->options)
-			table[n++] = (struct poptOption){ NULL, 0, POPT_ARG_INCLUDE_TABLE,
-							  (void *)backends[i]->options, 0,
-							  backends[i]->options_title, NULL };
-	}
-	table[n++] = help[0];
-	table[n++] = help[1];
+	options.backend = backend_default(strcmp(options.progname, "tbench") == 0);
+	named = prescan(argc, argv, &help);
+	if (help)
+		backend_load_all();
+	be = find_backend_or_exit(named ? named : options.backend);
 
-	pc = poptGetContext(options.progname, argc, argv, table, 0);
-	poptSetOtherOptionHelp(pc, options.backend && strcmp(options.progname, "tbench") == 0 ?
+	pc = poptGetContext(options.progname, argc, argv, build_table(core), 0);
+	poptSetOtherOptionHelp(pc, strcmp(options.progname, "tbench") == 0 ?
 				       "[OPTION...] NPROCS [SERVER[:PORT]]" : "[OPTION...] NPROCS");
 	while ((rc = poptGetNextOpt(pc)) > 0)
 		;
 	if (rc < -1)
 		usage_error(pc, "%s: %s", poptBadOption(pc, 0), poptStrerror(rc));
+	if (show_help || show_usage) {
+		if (show_help) {
+			poptPrintHelp(pc, stdout, 0);
+			backend_print_help(stdout);
+		} else {
+			poptPrintUsage(pc, stdout, 0);
+		}
+		poptFreeContext(pc);
+		exit(0);
+	}
 	if (show_version) {
 		printf("%s %s\n", options.progname, PACKAGE_VERSION);
 		poptFreeContext(pc);
 		exit(0);
 	}
+	/* -B hidden where the scan above did not see it (-sBnull) */
+	if (strcmp(be->name, options.backend) != 0)
+		be = find_backend_or_exit(options.backend);
 
 	int_option(pc, "-t", text.timelimit, &options.timelimit, 0, 100000000);
 	options.timelimit_given = text.timelimit != NULL;
@@ -288,23 +430,15 @@ void options_parse(int argc, const char **argv)
 		usage_error(pc, "NPROCS must be at least 1, not %d", options.nprocs);
 	arg = poptGetArg(pc);
 	if (arg) {
-		if (strcmp(options.backend, "fileio") == 0)
-			usage_error(pc, "unexpected argument '%s' (the fileio backend takes no server; did you mean -D %s?)",
-				    arg, arg);
+		if (!(be->flags & BACKEND_SERVER))
+			usage_error(pc, "unexpected argument '%s' (the %s backend takes no server%s%s%s)", arg,
+				    be->name, be->flags & BACKEND_DIRECTORY ? "; did you mean -D " : "",
+				    be->flags & BACKEND_DIRECTORY ? arg : "", be->flags & BACKEND_DIRECTORY ? "?" : "");
 		options.server = xstrdup(arg);	/* arg dies with the popt context */
 	}
 	if ((arg = poptGetArg(pc)))
 		usage_error(pc, "unexpected argument '%s'", arg);
 
-	if (!backend_find(options.backend)) {
-		char names[256] = "";
-
-		for (int i = 0; backends[i]; i++) {
-			strncat(names, i ? ", " : "", sizeof(names) - strlen(names) - 1);
-			strncat(names, backends[i]->name, sizeof(names) - strlen(names) - 1);
-		}
-		usage_error(pc, "unknown backend '%s' (built: %s)", options.backend, names);
-	}
 	if ((int64_t)options.nprocs * options.clients_per_process > 100000)
 		usage_error(pc, "%d x %d clients is more than 100000", options.nprocs,
 			    options.clients_per_process);
@@ -315,6 +449,9 @@ void options_parse(int argc, const char **argv)
 		usage_error(pc, "-t must be at least 1 second");
 	if (options.warmup == -1)
 		options.warmup = options.passes ? 0 : options.timelimit / 5;
+	if (max_loadfile_text && parse_size(max_loadfile_text, &options.max_loadfile) < 0)
+		usage_error(pc, "--max-loadfile: '%s' is not a size (a number of bytes, or with K, M, G)",
+			    max_loadfile_text);
 	if (seed_text) {
 		if (parse_u64(seed_text, &options.seed) < 0)
 			usage_error(pc, "--seed '%s' is not a number", seed_text);
@@ -328,7 +465,7 @@ void options_parse(int argc, const char **argv)
 			usage_error(pc, "no loadfile: give one with -c (looked for ./client.txt, %s/client.txt and %s/loadfiles/client.txt)",
 				    PKGDATADIR, ABS_SRCDIR);
 	}
-	if (strcmp(options.backend, "fileio") == 0 && !options.check_loadfile)
+	if ((be->flags & BACKEND_DIRECTORY) && !options.check_loadfile)
 		check_directory(pc);
 	if (options.json && options.csv_series && strcmp(options.json, "-") == 0 &&
 	    strcmp(options.csv_series, "-") == 0)

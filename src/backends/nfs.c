@@ -2631,10 +2631,11 @@ static int nfsb_init(struct options *opt)
 }
 
 const struct backend nfs_backend = {
+	.abi = BACKEND_ABI,
 	.name = "nfs",
-	.description = "an NFSv3 server through libnfs",
+	.description = "an NFSv3 server through libnfs (--server, --export)",
+	.flags = BACKEND_SERVER | BACKEND_NETWORK | BACKEND_FILES | BACKEND_NFS_OPS,
 	.options = nfs_options,
-	.options_title = "NFS backend options (-B nfs):",
 	.init = nfsb_init,
 	.setup = nfsb_setup,
 	.teardown = nfsb_teardown,

@@ -45,6 +45,7 @@ static uint32_t null_op(struct client *c, const struct op *op)
 }
 
 const struct backend null_backend = {
+	.abi = BACKEND_ABI,
 	.name = "null",
 	.description = "does nothing; every op returns the expected status (harness cost)",
 	.setup = null_setup,

@@ -1649,10 +1649,11 @@ static int smb_init(struct options *opt)
 }
 
 const struct backend smb_backend = {
+	.abi = BACKEND_ABI,
 	.name = "smb",
-	.description = "a real SMB2/3 server through libsmbclient",
+	.description = "a real SMB2/3 server through libsmbclient (--smb-share)",
+	.flags = BACKEND_NETWORK | BACKEND_FILES,
 	.options = smb_option_table,
-	.options_title = "SMB backend options (-B smb):",
 	.init = smb_init,
 	.setup = smb_setup,
 	.teardown = smb_teardown,

@@ -42,6 +42,11 @@ static const char *timeout_text;
 static const char *wire_text;
 
 static const struct poptOption sio_options[] = {
+	{ "tcp-options", 'T', POPT_ARG_STRING, &options.tcp_options, 0,
+	  "socket options of the connections, as dbench 4.0: TCP_NODELAY[=0|1] SO_KEEPALIVE[=0|1] "
+	  "SO_REUSEADDR[=0|1] SO_BROADCAST[=0|1] IPTOS_LOWDELAY IPTOS_THROUGHPUT SO_SNDBUF=n "
+	  "SO_RCVBUF=n SO_SNDLOWAT=n SO_RCVLOWAT=n SO_SNDTIMEO=ms SO_RCVTIMEO=ms, comma or space "
+	  "separated (default TCP_NODELAY)", "OPTS" },
 	{ "server-timeout", 0, POPT_ARG_STRING, &timeout_text, 0,
 	  "give up on a server that does not answer for SECS seconds (default 30)", "SECS" },
 	{ "wire", 0, POPT_ARG_STRING, &wire_text, 0,
@@ -756,10 +761,11 @@ static uint32_t sio_op(struct client *c, const struct op *op)
 }
 
 const struct backend sockio_backend = {
+	.abi = BACKEND_ABI,
 	.name = "sockio",
-	.description = "tbench: the network load of the ops against tbench_srv, no file I/O",
+	.description = "tbench: the ops' network load against tbench_srv (port 7003), no file I/O",
+	.flags = BACKEND_SERVER | BACKEND_NETWORK,
 	.options = sio_options,
-	.options_title = "tbench (sockio backend) options:",
 	.init = sio_init,
 	.setup = sio_setup,
 	.teardown = sio_teardown,

@@ -369,6 +369,54 @@ L
 	[[ "$output" == *"Operations 96240 in"* ]]
 }
 
+# Byte-range locks on fileio are SMB's: per handle, across clients, in one
+# process or several.  Client c holds [4c, 4c+4) on handle 1; an unlock of
+# a range it does not hold (byte 4c+1) must not release that byte; then
+# each client probes the other's byte.  $1: lines run before the probe.
+lock_loadfile() {
+	{
+		cat <<'L'
+Mkdir "\lk" *
+NTCreateX "\lk\f" 0x40 0x3 1 NT_STATUS_OK
+LockX 1 child+child+child+child 4 NT_STATUS_OK
+UnlockX 1 child+child+child+child+1 1 NT_STATUS_RANGE_NOT_LOCKED
+L
+		printf '%s\n' "$1"
+		cat <<'L'
+SETSP 1
+WAITSP child+1 1
+LockX 1 5-child-child-child-child 1 NT_STATUS_LOCK_NOT_GRANTED
+SETSP 2
+WAITSP child+1 2
+Close 1 NT_STATUS_OK
+L
+	} > "$T/locks.txt"
+}
+
+@test "fileio locks: an unlock of a range not held releases nothing" {
+	lock_loadfile ""
+	run_dbench -c "$T/locks.txt" -D "$T/d" --run-once --show-mismatches=10 2
+	echo "$output"; echo "$stderr"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Operations 12 in"*", 0 mismatches,"* ]]
+	assert_empty_target
+}
+
+# Open-file-description locks, not POSIX process locks: two clients of one
+# process conflict; closing another handle on the file keeps the lock; a
+# lock of length 0 locks nothing (not "to the end of the file").
+@test "fileio locks: per handle, not per process (clients of one process, close, length 0)" {
+	lock_loadfile 'NTCreateX "\lk\f" 0x40 0x1 2 NT_STATUS_OK
+Close 2 NT_STATUS_OK
+LockX 1 child+100 0 NT_STATUS_OK
+LockX 1 1000+child 1 NT_STATUS_OK'
+	run_dbench -c "$T/locks.txt" -D "$T/d" --run-once --show-mismatches=10 --clients-per-process 2 1
+	echo "$output"; echo "$stderr"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Operations 20 in"*", 0 mismatches,"* ]]
+	assert_empty_target
+}
+
 @test "WRITEPATTERN data reads back verified; SMB lock semantics on fileio" {
 	loadfile wp.txt <<'L'
 WRITEPATTERN
