@@ -53,6 +53,7 @@ enum status_domain {
 	DOMAIN_NT,		/* NT_STATUS_* codes */
 	DOMAIN_NFS,		/* nfsstat3 */
 	DOMAIN_NLM,		/* nlm4_stats */
+	DOMAIN_SCSI,		/* SCSI status, sense key, ASC/ASCQ (scsi.h) */
 };
 
 struct op_info {
@@ -185,21 +186,41 @@ static inline int op_size_arg(int id)
 	return (id == OP_READX || id == OP_WRITEX) ? 2 : 1;
 }
 
+/* Bytes per unit of that size: SCSI lengths count logical blocks (512
+ * bytes nominally; the backends use the LUN's real block length). */
+static inline int64_t op_size_unit(int id)
+{
+	return (id >= OP_READ6 && id <= OP_WRITE16) ? 512 : 1;
+}
+
 static inline bool op_is_read(int id)
 {
-	return id == OP_READX || id == OP_SMB_READ || id == OP_READ3;
+	return id == OP_READX || id == OP_SMB_READ || id == OP_READ3 || id == OP_BLOCK_READ ||
+	       id == OP_READ6 || id == OP_READ10 || id == OP_READ16;
 }
 
 static inline bool op_is_write(int id)
 {
-	return id == OP_WRITEX || id == OP_SMB_WRITE || id == OP_WRITE3;
+	return id == OP_WRITEX || id == OP_SMB_WRITE || id == OP_WRITE3 || id == OP_BLOCK_WRITE ||
+	       id == OP_WRITE10 || id == OP_WRITE16;
+}
+
+/* Ops that change the data or the reservations of a SCSI LUN: refused at
+ * load time without --allow-scsi-writes. */
+static inline bool op_is_scsi_write(int id)
+{
+	return id == OP_WRITE10 || id == OP_WRITE16 || id == OP_PROUT;
 }
 
 /* Look up an op by its loadfile word; -1 if unknown.  The exact spelling
- * first, then any case (as upstream dbench compares names); "close" in a
- * case of its own is the netbench Close (the caller picks the SMB CLOSE
- * when a path follows). */
+ * first, then any case (as upstream dbench compares names).  Where two ops
+ * share the word, the first one in ops.def. */
 int op_lookup(const char *word, size_t len);
+
+/* The other op with the same word (in any case) as `id` whose first
+ * argument is (path true) or is not (false) a path; -1 if there is none:
+ * READ of SMB and of the block backends, Close and the SMB CLOSE. */
+int op_overload(int id, bool path);
 
 static inline const char *path_text(const struct program *prog, uint32_t path)
 {

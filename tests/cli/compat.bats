@@ -104,11 +104,16 @@ L
 	[ "$stderr" = "$T/colon.load:1: RANDOMSTRING pattern may not contain ':' or control characters" ]
 }
 
-@test "a wrong field count says how many arguments it got" {
-	printf 'READ */0x1000%%0x40000000 4096 0x00000000\n' > "$T/block.load"
-	run_dbench --check-loadfile -c "$T/block.load"
+@test "a wrong field count says how many arguments it got; upstream's block READ line loads" {
+	printf 'ReadX 1 0 4096 NT_STATUS_OK\n' > "$T/short.load"
+	run_dbench --check-loadfile -c "$T/short.load"
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "$T/block.load:1: READ takes 3 arguments and a status, got 2 arguments and a status" ]
+	[ "$stderr" = "$T/short.load:1: ReadX takes 4 arguments and a status, got 3 arguments and a status" ]
+	# the line of upstream's block1G4krr.load that once read "got 3 fields"
+	printf 'READ */0x1000%%0x40000000 4096 0x00000000\n' > "$T/block.load"
+	run_dbench --check-loadfile -B null -c "$T/block.load"
+	echo "$output $stderr"
+	[ "$status" -eq 0 ]
 }
 
 # ---- upstream's option meanings, each by its effect on the system calls
