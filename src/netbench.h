@@ -101,9 +101,10 @@ struct nb_adapter {
 	 * *created (may be NULL) tells whether the call made the file. */
 	uint32_t (*open)(struct client *c, struct nb_handle *h, char *path, unsigned flags,
 			 bool *created);
-	/* Close h->file.  Locks the handle holds are dropped with it (the
-	 * layer forgets its table).  Also called, its status ignored unless
-	 * STATUS_FATAL, when a trace reuses a number still open. */
+	/* Close h->file.  Locks the handle holds are dropped with it: h->locks
+	 * still lists them during the call, the layer empties it after.  Also
+	 * called when a trace reopens a number still open (its status then
+	 * ignored unless STATUS_FATAL) and at teardown for handles left open. */
 	uint32_t (*close)(struct client *c, struct nb_handle *h);
 	/* Read up to size bytes at offset into buf; *got is what came (0 at
 	 * the end of the file).  The layer has checked the handle is a file. */
