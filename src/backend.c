@@ -50,6 +50,11 @@ extern const struct backend smb_backend;
 #ifdef HAVE_NFS
 extern const struct backend nfs_backend;
 #endif
+extern const struct backend block_backend;
+extern const struct backend scsi_backend;
+#ifdef HAVE_ISCSI
+extern const struct backend iscsi_backend;
+#endif
 
 static const struct backend *const builtin[] = {
 	&fileio_backend,
@@ -60,6 +65,11 @@ static const struct backend *const builtin[] = {
 #endif
 #ifdef HAVE_NFS
 	&nfs_backend,
+#endif
+	&block_backend,
+	&scsi_backend,
+#ifdef HAVE_ISCSI
+	&iscsi_backend,
 #endif
 };
 

@@ -214,6 +214,37 @@ L
 	[[ "$output" =~ Files\ touched:\ +[0-9]+\ distinct\ paths ]]
 }
 
+# The pass figures come from the client interpreter itself (on the null
+# backend), so they are what a run does: the random sizes after a
+# RANDOMSTRING are drawn as the client draws them.
+@test "--check-loadfile and the JSON per-pass figures are what one pass moves" {
+	cat > "$T/drift.load" <<'EOF2'
+RANDOMSTRING 0 "[a-z][a-z][a-z]"
+NTCreateX "\clients\client1\f$0" 0x40 0x2 1 *
+LOOP 20
+WriteX 1 +0 *%4096+1 -1 *
+ReadX 1 *%8192 *%2048+1 -1 *
+ENDLOOP
+WAITSP 1 1
+SLEEP 100000
+0.25 Close 1 *
+EOF2
+	run_dbench -B null --run-once --seed 7 -c "$T/drift.load" --json "$T/r.json" 2
+	[ "$status" -eq 0 ]
+	# client 0's pass against what clients 0 and 1 moved: compare client 0's
+	read -r per_pass ops <<<"$(jq -r '[.loadfile.bytes_written_per_pass + .loadfile.bytes_read_per_pass, .loadfile.ops_per_pass] | @tsv' "$T/r.json")"
+	run_dbench -B null --run-once --seed 7 -c "$T/drift.load" --json "$T/r1.json" 1
+	[ "$status" -eq 0 ]
+	[ "$(jq '.results.bytes' "$T/r1.json")" -eq "$per_pass" ]
+	[ "$(jq '.results.ops' "$T/r1.json")" -eq "$ops" ]
+	[ "$ops" -eq 42 ]
+	run_dbench --check-loadfile --seed 7 -c "$T/drift.load" 2
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ Bytes\ written:\ +$(jq '.loadfile.bytes_written_per_pass' "$T/r.json")\  ]]
+	[[ "$output" =~ Bytes\ read:\ +$(jq '.loadfile.bytes_read_per_pass' "$T/r.json")\  ]]
+	[[ "$output" == *"Duration:       0.250 sec"* ]]
+}
+
 @test "--per-client-results shows each client" {
 	run_dbench -D "$T/d" -t 3 --per-client-results 2
 	[ "$status" -eq 0 ]
