@@ -37,6 +37,7 @@
 #ifndef DBENCH_NETBENCH_H
 #define DBENCH_NETBENCH_H
 
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -55,6 +56,19 @@
 #define NB_ANY 0x40		/* without NB_DIRECTORY: a directory found at the
 				   path may be opened as one (else it is
 				   NT_STATUS_FILE_IS_A_DIRECTORY) */
+
+/* The open(2) flags of NB_READ, NB_WRITE, NB_CREATE, NB_EXCL, NB_TRUNC, for
+ * an adapter whose protocol takes them (fileio, libsmbclient). */
+static inline int nb_open_flags(unsigned flags)
+{
+	int o = (flags & NB_WRITE) ? ((flags & NB_READ) ? O_RDWR : O_WRONLY) : O_RDONLY;
+
+	if (flags & NB_CREATE)
+		o |= O_CREAT | ((flags & NB_EXCL) ? O_EXCL : 0);
+	if (flags & NB_TRUNC)
+		o |= O_TRUNC;
+	return o;
+}
 
 /* One of the client's handles: the loadfile's file number. */
 struct nb_handle {

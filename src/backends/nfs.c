@@ -241,39 +241,28 @@ static uint32_t nfsb_set_info(struct client *c, struct nb_handle *h, int level)
 /* Byte-range locks: with --enable-nlm each is also an NLM v4 LOCK/UNLOCK on
  * the server (other clients then see it); without, the layer's table is
  * the only one. */
-static uint32_t nfsb_lock(struct client *c, struct nb_handle *h, uint64_t offset, uint64_t length)
+static uint32_t nlm_range(struct client *c, struct nb_handle *h, bool lock, uint64_t offset,
+			  uint64_t length)
 {
 #if NLM_BUILT
 	struct nfsb *nb = c->priv;
 
-	if (!nb->nlm)
-		return NT_STATUS_OK;
-	return nt_from_nlm(nlm_call(c, nb, NLM4_LOCK, &file_of(h)->fh, offset, length));
-#else
-	(void)c;
-	(void)h;
-	(void)offset;
-	(void)length;
-	return NT_STATUS_OK;
+	if (nb->nlm)
+		return nt_from_nlm(nlm_call(c, nb, lock ? NLM4_LOCK : NLM4_UNLOCK, &file_of(h)->fh,
+					    offset, length));
 #endif
+	return NT_STATUS_OK;
+}
+
+static uint32_t nfsb_lock(struct client *c, struct nb_handle *h, uint64_t offset, uint64_t length)
+{
+	return nlm_range(c, h, true, offset, length);
 }
 
 static uint32_t nfsb_unlock(struct client *c, struct nb_handle *h, uint64_t offset,
 			    uint64_t length)
 {
-#if NLM_BUILT
-	struct nfsb *nb = c->priv;
-
-	if (!nb->nlm)
-		return NT_STATUS_OK;
-	return nt_from_nlm(nlm_call(c, nb, NLM4_UNLOCK, &file_of(h)->fh, offset, length));
-#else
-	(void)c;
-	(void)h;
-	(void)offset;
-	(void)length;
-	return NT_STATUS_OK;
-#endif
+	return nlm_range(c, h, false, offset, length);
 }
 
 static uint32_t do_list(struct client *c, struct nfsb *nb, const struct fhandle *fh)

@@ -531,17 +531,11 @@ static uint32_t smb_open(struct client *c, struct nb_handle *h, char *path, unsi
 			 bool *created)
 {
 	struct smb *s = c->priv;
-	int oflags;
 	SMBCFILE *f;
 
 	if (flags & NB_DIRECTORY)
 		return open_dir(c, h, path, flags, created);
-	oflags = (flags & NB_WRITE) ? ((flags & NB_READ) ? O_RDWR : O_WRONLY) : O_RDONLY;
-	if (flags & NB_CREATE)
-		oflags |= O_CREAT | ((flags & NB_EXCL) ? O_EXCL : 0);
-	if (flags & NB_TRUNC)
-		oflags |= O_TRUNC;
-	f = smbc_getFunctionOpen(s->ctx)(s->ctx, url_of(s, path), oflags, 0644);
+	f = smbc_getFunctionOpen(s->ctx)(s->ctx, url_of(s, path), nb_open_flags(flags), 0644);
 	if (!f) {
 		int err = errno;
 
