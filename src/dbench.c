@@ -10,6 +10,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "backend.h"
 #include "loadfile.h"
@@ -19,6 +22,7 @@
 #include "report.h"
 #include "results.h"
 #include "run.h"
+#include "runs.h"
 #include "series.h"
 #include "stats.h"
 #include "util.h"
@@ -57,37 +61,85 @@ static void print_check(const struct program *prog, const struct backend *be)
 	       (double)slot_size_for(prog) / 1024, prog->nstats);
 }
 
-/* The results of a finished run, rendered: the rest of the series, the
- * text report, the JSON document.  Returns the exit status. */
-static int report(const struct program *prog, const struct backend *be, struct shared *sh,
-		  const struct run_result *res)
+/* The results of a single run, rendered: the text report and the JSON
+ * document.  Returns the exit status. */
+static int report(const struct results *r)
 {
-	struct pass_figures pass = { 0 };
-	struct results r;
-	int status;
+	int status = r->exit_status;
 
-	if (options.json) {
-		struct pass_stats ps;
-
-		pass_run(prog, &options, PASS_MAX_STEPS, &ps);
-		pass_figures_of(&ps, &pass);
-	}
-	results_compute(&r, &(struct results_source){
-		.prog = prog, .backend = be->name, .opt = &options, .sh = sh, .run = res, .pass = &pass });
-	if (res->series) {
-		series_write_rest(res->series, &r);
-		r.exit_status = results_exit_status(&r, options.allow_mismatch, res->cleanup_failed,
-						    series_failed(res->series));
-	}
-	report_final(stdout, stderr, &r,
+	report_final(stdout, stderr, r,
 		     (options.machine_readable ? REPORT_MACHINE_READABLE : 0) |
 		     (options.per_client_results ? REPORT_PER_CLIENT : 0) |
 		     (options.latency_report ? REPORT_LATENCY : 0));
-	status = r.exit_status;
-	if (options.json && results_write_json(&r, options.json, options.stdout_fd) < 0 && status == 0)
+	if (options.json && results_write_json(r, options.json, options.stdout_fd) < 0 && status == 0)
 		status = EXIT_RUN_FAILED;
-	results_free(&r);
 	return status;
+}
+
+/* Every exit without results leaves a --json document saying why, so
+ * that an old file at that path is never read as this run's result. */
+static void json_error_hook(int status, const char *message)
+{
+	if (options.json)
+		results_write_error_json(options.json, options.stdout_fd, options.progname, options.argc,
+					 options.argv, status, message);
+}
+
+/* Messages printed to stderr between capture_begin() and capture_end()
+ * are printed as they were, and the first line (without "progname: ") is
+ * kept for the error document. */
+struct capture {
+	int saved;	/* the real stderr, -1 if not capturing */
+	int fd;		/* a memfd holding what was printed */
+};
+
+static void capture_begin(struct capture *cap)
+{
+	fflush(stderr);
+	cap->saved = -1;
+	cap->fd = memfd_create("dbench-stderr", MFD_CLOEXEC);
+	if (cap->fd < 0)
+		return;
+	cap->saved = dup(STDERR_FILENO);
+	if (cap->saved < 0 || dup2(cap->fd, STDERR_FILENO) < 0) {
+		close(cap->fd);
+		if (cap->saved >= 0)
+			close(cap->saved);
+		cap->saved = -1;
+	}
+}
+
+static void capture_end(struct capture *cap, char *first, size_t len)
+{
+	char buf[4096];
+	size_t have = 0;
+	ssize_t n;
+
+	snprintf(first, len, "an error (see stderr)");
+	if (cap->saved < 0)
+		return;
+	fflush(stderr);
+	dup2(cap->saved, STDERR_FILENO);
+	close(cap->saved);
+	lseek(cap->fd, 0, SEEK_SET);
+	while ((n = read(cap->fd, buf, sizeof(buf))) > 0) {
+		if (have == 0) {
+			size_t line = strcspn(buf, "\n");
+			size_t skip = strlen(options.progname);
+
+			if (line > (size_t)n)
+				line = (size_t)n;
+			if (line > skip + 2 && memcmp(buf, options.progname, skip) == 0 && buf[skip] == ':')
+				skip += 2;
+			else
+				skip = 0;
+			snprintf(first, len, "%.*s", (int)(line - skip), buf + skip);
+		}
+		have += (size_t)n;
+		if (write_all(STDERR_FILENO, buf, (size_t)n) < 0)
+			break;
+	}
+	close(cap->fd);
 }
 
 int main(int argc, const char **argv)
@@ -95,49 +147,58 @@ int main(int argc, const char **argv)
 	const struct backend *be;
 	char why[512];
 	struct program *prog;
-	struct shared *sh;
-	struct run_result res;
+	struct run_set set;
+	struct capture cap;
+	char message[600];
 	int status;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	set_exit_hook(json_error_hook);
 	options_parse(argc, argv);
 	be = backend_find(options.backend, why, sizeof(why));	/* found by options_parse */
+	capture_begin(&cap);
 	prog = program_load_max(options.loadfile, options.max_loadfile, stderr);
-	if (!prog)
-		return EXIT_USAGE;
-	if (program_check_backend(prog, be, stderr) < 0 ||
-	    program_check_scsi_writes(prog, options.allow_scsi_writes, stderr) < 0) {
+	if (prog && (program_check_backend(prog, be, stderr) < 0 ||
+		     program_check_scsi_writes(prog, options.allow_scsi_writes, stderr) < 0)) {
 		program_free(prog);
+		prog = NULL;
+	}
+	if (prog && !options.check_loadfile && be->init && be->init(&options) < 0) {
+		program_free(prog);
+		prog = NULL;
+	}
+	capture_end(&cap, message, sizeof(message));
+	if (!prog) {
+		run_exit_hook(EXIT_USAGE, message);
 		return EXIT_USAGE;
 	}
 	if (options.check_loadfile) {
+		set_exit_hook(NULL);	/* not a run: no document */
 		print_check(prog, be);
 		program_free(prog);
 		return 0;
 	}
-	if (be->init && be->init(&options) < 0) {
-		program_free(prog);
-		return EXIT_USAGE;
-	}
 	machine_stdout_prepare();
 	report_banner(prog);
-	sh = shared_create(prog, options.nclients);
-	run_benchmark(prog, be, sh, &res);
-	if (res.setup_failed) {
-		for (int i = 0; i < sh->nclients; i++) {
-			struct slot *s = shared_slot(sh, i);
-
-			if (s->state == SLOT_FAILED)
-				fprintf(stderr, "%s: client %d: %s\n", options.progname, i, s->error);
-		}
-		if (!res.signal)
-			fprintf(stderr, "%s: no client was started\n", options.progname);
-		status = res.signal ? 128 + res.signal : EXIT_USAGE;
+	/* one run, or --repeat's runs: see runs.h */
+	run_series(prog, be, &(struct run_plan){
+		.max_runs = MAX(options.repeat, 1),
+		.until_ci_pct = options.repeat_until_ci,
+		.min_runs = 3,
+		.quiet = options.repeat <= 1 }, &set);
+	if (!set.nruns)	/* run_one wrote why, unless there was no run at all */
+		run_exit_hook(set.status ? set.status : EXIT_USAGE, "no run was made");
+	set_exit_hook(NULL);	/* from here the results document is written */
+	if (options.repeat <= 1) {
+		status = set.nruns ? report(&set.run[0]) : set.status;
 	} else {
-		status = report(prog, be, sh, &res);
+		run_set_report(stdout, &set);
+		status = set.status;
+		if (options.json && set.nruns &&
+		    run_set_write_json(&set, options.json, options.stdout_fd) < 0 && status == 0)
+			status = EXIT_RUN_FAILED;
 	}
-	series_free(res.series);
-	shared_destroy(sh);
+	run_set_free(&set);
 	program_free(prog);
 	return status;
 }
