@@ -62,8 +62,13 @@ for k in $(seq "$K"); do
 		run "$W/pb$i.json" -R 20
 	done
 	# shellcheck disable=SC2086
-	"$COMPARE" -q --metrics throughput $(ls "$W"/pa*.json) -- $(ls "$W"/pb*.json) >/dev/null && rc=0 || rc=$?
-	[ "$rc" -eq 1 ] && caught=$((caught + 1))
+	"$COMPARE" -q --metrics throughput $(ls "$W"/pa*.json) -- $(ls "$W"/pb*.json) >"$W/slow.txt" && rc=0 || rc=$?
+	if [ "$rc" -eq 1 ]; then
+		caught=$((caught + 1))
+	else
+		echo "missed (exit $rc):" >&2
+		cat "$W/slow.txt" >&2
+	fi
 	echo "comparison $k of $K done" >&2
 done
 echo "backend $BACKEND, $N runs a side of $SECS s, $K comparisons each, threshold 5%, alpha 0.05:"
