@@ -28,44 +28,6 @@ enum { DISP_SUPERSEDE, DISP_OPEN, DISP_CREATE, DISP_OPEN_IF, DISP_OVERWRITE, DIS
 #define SMB_OPEN_TRUNCATE 0x08
 #define SMB_OPEN_EXCL 0x10
 
-/* The POSIX open flags of an NTCreateX disposition (for a file). */
-static inline int disposition_flags(int disp)
-{
-	switch (disp) {
-	case DISP_SUPERSEDE:
-	case DISP_OVERWRITE_IF:
-		return O_CREAT | O_TRUNC;
-	case DISP_CREATE:
-		return O_CREAT | O_EXCL;
-	case DISP_OPEN_IF:
-		return O_CREAT;
-	case DISP_OVERWRITE:
-		return O_TRUNC;
-	default:
-		return 0;
-	}
-}
-
-/* The POSIX open flags of a plain OPEN's flags. */
-static inline int smb_open_flags(uint64_t fl)
-{
-	int flags;
-
-	if ((fl & SMB_OPEN_READ) && !(fl & SMB_OPEN_WRITE))
-		flags = O_RDONLY;
-	else if ((fl & SMB_OPEN_WRITE) && !(fl & SMB_OPEN_READ))
-		flags = O_WRONLY;
-	else
-		flags = O_RDWR;
-	if (fl & SMB_OPEN_CREATE)
-		flags |= O_CREAT;
-	if (fl & SMB_OPEN_TRUNCATE)
-		flags |= O_TRUNC;
-	if (fl & SMB_OPEN_EXCL)
-		flags |= O_CREAT | O_EXCL;
-	return flags;
-}
-
 #define PATTERN_PERIOD 4096	/* WRITEPATTERN data repeats every 4 KiB */
 #define MAX_IO_SIZE (64u << 20)	/* the largest read or write an op may ask */
 
@@ -75,7 +37,17 @@ struct iobuf {
 	char *pattern;		/* WRITEPATTERN data: size + PATTERN_PERIOD bytes */
 	char *readbuf;		/* read target */
 	size_t size;		/* bytes in data and readbuf */
+	char *text;		/* WRITEPATTERN <text> data: the text repeated */
+	size_t text_size;	/* bytes in text */
+	const char *text_of;	/* the text it was filled with */
 };
+
+struct client;
+
+/* What a write of size bytes at a file offset writes: with WRITEPATTERN
+ * <text>, the text repeated from its start (upstream's buffer); else what
+ * iobuf_source() says.  NULL when memory is short. */
+const char *iobuf_write_source(struct iobuf *b, const struct client *c, uint64_t offset, size_t size);
 
 /* Make the buffers hold size bytes (random data from the client's
  * generator); 0, or -1 when size is over MAX_IO_SIZE or memory is short. */
