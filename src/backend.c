@@ -44,23 +44,11 @@
 extern const struct backend fileio_backend;
 extern const struct backend sockio_backend;
 extern const struct backend null_backend;
-#ifdef HAVE_SMB
-extern const struct backend smb_backend;
-#endif
-#ifdef HAVE_NFS
-extern const struct backend nfs_backend;
-#endif
 
 static const struct backend *const builtin[] = {
 	&fileio_backend,
 	&sockio_backend,
 	&null_backend,
-#ifdef HAVE_SMB
-	&smb_backend,
-#endif
-#ifdef HAVE_NFS
-	&nfs_backend,
-#endif
 };
 
 /* A backend known to the registry: built in (path NULL), loaded from
@@ -294,8 +282,10 @@ static const struct backend *load_module(const char *name, const char *path, cha
 	void *handle;
 	const char *err;
 
+	/* RTLD_GLOBAL: the module's libraries are in the global scope, as
+	 * if dbench linked them (smb looks up libtevent's API at run time) */
 	dlerror();
-	handle = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
+	handle = dlopen(path, RTLD_LAZY | RTLD_GLOBAL);
 	if (!handle) {
 		err = dlerror();
 		explain_dlerror(name, path, err ? err : "unknown error", why, whylen);

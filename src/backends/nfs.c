@@ -2689,3 +2689,5 @@ const struct backend nfs_backend = {
 #endif
 	},
 };
+
+BACKEND_MODULE(nfs_backend);

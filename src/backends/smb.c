@@ -1683,3 +1683,5 @@ const struct backend smb_backend = {
 		[OP_SMB_STAT] = smb_smb_stat,
 	},
 };
+
+BACKEND_MODULE(smb_backend);
