@@ -390,6 +390,8 @@ int client_advance(struct client *c, uint64_t *nowp, const volatile int *local_s
 	rc = step(c, now);
 	if (c->last_t1)
 		*nowp = c->last_t1;
+	else if (rc == 0)
+		*nowp = now_ns();	/* a directive: a loop of them must see the time limit */
 	if (rc < 0) {
 		c->finished = 1;
 		c->failed = 1;

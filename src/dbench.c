@@ -39,6 +39,9 @@ static void print_check(const struct program *prog, const struct backend *be)
 		       100.0 * (double)ps.ops[id] / (double)ps.total_ops);
 	}
 	printf(" %-24s %10llu\n", "total", (unsigned long long)ps.total_ops);
+	if (ps.truncated)
+		printf("(the walk stopped after %llu program entries: one pass is longer, or endless;\n"
+		       " the figures cover its start)\n", PASS_WALK_MAX_STEPS);
 	printf("\nBytes read:     %llu (%.1f MB)\n", (unsigned long long)ps.bytes_read,
 	       (double)ps.bytes_read / 1e6);
 	printf("Bytes written:  %llu (%.1f MB)\n", (unsigned long long)ps.bytes_written,
@@ -101,7 +104,7 @@ int main(int argc, const char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	options_parse(argc, argv);
 	be = backend_find(options.backend, why, sizeof(why));	/* found by options_parse */
-	prog = program_load(options.loadfile, stderr);
+	prog = program_load_max(options.loadfile, options.max_loadfile, stderr);
 	if (!prog)
 		return EXIT_USAGE;
 	if (program_check_backend(prog, be, stderr) < 0) {

@@ -15,6 +15,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +32,8 @@
 
 #define MAX_TOKENS 16
 #define MAX_ERRORS 10
-#define MAX_LOADFILE_BYTES (4ULL << 30)	/* refuse anything larger */
+#define SHOWN_MAX 48		/* bytes of quoted input a message shows */
+#define FIFO_WAIT_MS 5000	/* how long a FIFO may wait for its writer */
 
 struct token {
 	const char *s;		/* start, after the opening quote if quoted */
@@ -62,6 +65,11 @@ struct parser {
 	int depth;
 	int repeat_open;	/* a REPEAT waits for its op */
 	bool randstr_defined[MAX_RANDSTR];
+	bool roots_full;	/* the top-level name limit was reported */
+	uint64_t mem;		/* bytes the program's arrays take */
+	uint64_t max_mem;	/* and the most they may take */
+	jmp_buf bail;		/* out of memory or over max_mem: give up */
+	char shown[SHOWN_MAX + 48]; /* shown(): one quoted input per message */
 };
 
 static void perror_at(struct parser *ps, const char *fmt, ...)
@@ -69,16 +77,64 @@ static void perror_at(struct parser *ps, const char *fmt, ...)
 
 static void perror_at(struct parser *ps, const char *fmt, ...)
 {
+	char msg[512];
 	va_list ap;
 
 	ps->nerrors++;
 	if (ps->nerrors > MAX_ERRORS)
 		return;
-	fprintf(ps->errors, "%s:%llu: ", ps->name, (unsigned long long)ps->lineno);
 	va_start(ap, fmt);
-	vfprintf(ps->errors, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputc('\n', ps->errors);
+	fprintf(ps->errors, "%s:%llu: %s\n", ps->name, (unsigned long long)ps->lineno, msg);
+}
+
+/* Quoted input for a message: in quotes q, cut to SHOWN_MAX bytes with
+ * "..." and the whole length after it, so a 1 MB path gives a short line. */
+static const char *shown(struct parser *ps, char q, const char *s, size_t len)
+{
+	if (len <= SHOWN_MAX)
+		snprintf(ps->shown, sizeof(ps->shown), "%c%.*s%c", q, (int)len, s, q);
+	else
+		snprintf(ps->shown, sizeof(ps->shown), "%c%.*s...%c (%zu bytes)", q, SHOWN_MAX, s, q, len);
+	return ps->shown;
+}
+
+/* "256 MiB": a byte count for messages. */
+static const char *size_text(uint64_t n, char *buf, size_t len)
+{
+	static const char *const unit[] = { "bytes", "KiB", "MiB", "GiB", "TiB" };
+	int u = 0;
+
+	while (u < 4 && n >= 1024 && n % 1024 == 0) {
+		n /= 1024;
+		u++;
+	}
+	snprintf(buf, len, "%llu %s", (unsigned long long)n, unit[u]);
+	return buf;
+}
+
+/* Every array of the program grows through here: its memory is counted
+ * against max_mem, and running out of either is one message and a jump
+ * back to program_compile, which frees what was made. */
+static void *grow(struct parser *ps, void *p, size_t old_bytes, size_t new_bytes)
+{
+	char b[32];
+	void *q;
+
+	if (ps->mem - old_bytes + new_bytes > ps->max_mem) {
+		perror_at(ps, "the compiled program is larger than %s (--max-loadfile)",
+			  size_text(ps->max_mem, b, sizeof(b)));
+		longjmp(ps->bail, 1);
+	}
+	q = realloc(p, new_bytes);
+	if (!q) {
+		perror_at(ps, "out of memory compiling the loadfile (%s in use)",
+			  size_text(ps->mem, b, sizeof(b)));
+		longjmp(ps->bail, 1);
+	}
+	ps->mem = ps->mem - old_bytes + new_bytes;
+	return q;
 }
 
 /* ---- small maps ---- */
@@ -92,13 +148,15 @@ static uint64_t mix64(uint64_t x)
 	return x ^ (x >> 33);
 }
 
-static void index_map_grow(struct index_map *m)
+static void index_map_grow(struct parser *ps, struct index_map *m)
 {
 	struct index_map old = *m;
+	size_t cap = old.cap ? old.cap * 2 : 1024;
 
-	m->cap = old.cap ? old.cap * 2 : 1024;
-	m->keys = xmalloc(m->cap * sizeof(*m->keys));
-	m->vals = xmalloc(m->cap * sizeof(*m->vals));
+	/* one block: the keys, then the values */
+	m->keys = grow(ps, NULL, 0, cap * (sizeof(*m->keys) + sizeof(*m->vals)));
+	m->vals = (uint32_t *)(m->keys + cap);
+	m->cap = cap;
 	memset(m->vals, 0xff, m->cap * sizeof(*m->vals));
 	m->used = 0;
 	for (size_t i = 0; i < old.cap; i++) {
@@ -112,17 +170,17 @@ static void index_map_grow(struct index_map *m)
 		m->vals[j] = old.vals[i];
 		m->used++;
 	}
+	ps->mem -= old.cap * (sizeof(*m->keys) + sizeof(*m->vals));
 	free(old.keys);
-	free(old.vals);
 }
 
 /* Index of key; a new one (*next, then incremented) if absent. */
-static uint32_t index_map_get(struct index_map *m, int64_t key, uint32_t *next)
+static uint32_t index_map_get(struct parser *ps, struct index_map *m, int64_t key, uint32_t *next)
 {
 	size_t j;
 
 	if ((m->used + 1) * 2 > m->cap)
-		index_map_grow(m);
+		index_map_grow(ps, m);
 	j = mix64((uint64_t)key) & (m->cap - 1);
 	while (m->vals[j] != UINT32_MAX) {
 		if (m->keys[j] == key)
@@ -137,8 +195,7 @@ static uint32_t index_map_get(struct index_map *m, int64_t key, uint32_t *next)
 
 static void index_map_free(struct index_map *m)
 {
-	free(m->keys);
-	free(m->vals);
+	free(m->keys);	/* and the values after them */
 }
 
 /* ---- the string pool and path interning ---- */
@@ -149,9 +206,12 @@ static uint32_t pool_add(struct parser *ps, const char *s, size_t len)
 	uint32_t off;
 
 	if (prog->poolsize + len + 1 > ps->cap_pool) {
-		while (prog->poolsize + len + 1 > ps->cap_pool)
-			ps->cap_pool = ps->cap_pool ? ps->cap_pool * 2 : 65536;
-		prog->pool = xrealloc(prog->pool, ps->cap_pool);
+		size_t cap = ps->cap_pool;
+
+		while (prog->poolsize + len + 1 > cap)
+			cap = cap ? cap * 2 : 65536;
+		prog->pool = grow(ps, prog->pool, ps->cap_pool, cap);
+		ps->cap_pool = cap;
 	}
 	off = (uint32_t)prog->poolsize;
 	memcpy(prog->pool + off, s, len);
@@ -173,9 +233,12 @@ static void path_slots_grow(struct parser *ps)
 {
 	struct program *prog = ps->prog;
 	size_t cap = ps->path_slots_cap ? ps->path_slots_cap * 2 : 4096;
+	uint32_t *slots = grow(ps, NULL, 0, cap * sizeof(*slots));
 
+	memset(slots, 0, cap * sizeof(*slots));
+	ps->mem -= ps->path_slots_cap * sizeof(*slots);
 	free(ps->path_slots);
-	ps->path_slots = xcalloc(cap, sizeof(*ps->path_slots));
+	ps->path_slots = slots;
 	ps->path_slots_cap = cap;
 	for (uint32_t i = 0; i < prog->npaths; i++) {
 		const struct path_tpl *t = &prog->paths[i];
@@ -186,6 +249,8 @@ static void path_slots_grow(struct parser *ps)
 		ps->path_slots[j] = i + 1;
 	}
 }
+
+static void note_roots(struct parser *ps, const char *s, size_t len);
 
 static uint32_t path_intern(struct parser *ps, const char *s, size_t len, uint16_t flags)
 {
@@ -203,8 +268,11 @@ static uint32_t path_intern(struct parser *ps, const char *s, size_t len, uint16
 		j = (j + 1) & (ps->path_slots_cap - 1);
 	}
 	if (prog->npaths == ps->cap_paths) {
-		ps->cap_paths = ps->cap_paths ? ps->cap_paths * 2 : 1024;
-		prog->paths = xrealloc(prog->paths, ps->cap_paths * sizeof(*prog->paths));
+		size_t cap = ps->cap_paths ? ps->cap_paths * 2 : 1024;
+
+		prog->paths = grow(ps, prog->paths, ps->cap_paths * sizeof(*prog->paths),
+				   cap * sizeof(*prog->paths));
+		ps->cap_paths = cap;
 	}
 	prog->paths[prog->npaths] = (struct path_tpl){
 		.off = pool_add(ps, s, len),
@@ -212,6 +280,7 @@ static uint32_t path_intern(struct parser *ps, const char *s, size_t len, uint16
 		.flags = flags,
 	};
 	ps->path_slots[j] = prog->npaths + 1;
+	note_roots(ps, s, len);
 	return prog->npaths++;
 }
 
@@ -232,20 +301,20 @@ static int path_normalize(struct parser *ps, const struct token *t, char *out, s
 
 	*flags = 0;
 	if (t->len >= 2 && ((p[0] == '\\' && p[1] == '\\') || (p[0] == '/' && p[1] == '/'))) {
-		perror_at(ps, "path \"%.*s\": UNC paths (\\\\server\\share) are not allowed; paths are relative to the share root",
-			  (int)t->len, t->s);
+		perror_at(ps, "path %s: UNC paths (\\\\server\\share) are not allowed; paths are relative to the share root",
+			  shown(ps, '"', t->s, t->len));
 		return -1;
 	}
 	for (const char *c = p; c < end; c++) {
 		unsigned char ch = (unsigned char)*c;
 
 		if (ch < 0x20 || ch == 0x7f) {
-			perror_at(ps, "path \"%.*s\": control character 0x%02x", (int)t->len, t->s, ch);
+			perror_at(ps, "path %s: control character 0x%02x", shown(ps, '"', t->s, t->len), ch);
 			return -1;
 		}
 		if (ch == ':') {
-			perror_at(ps, "path \"%.*s\": ':' is not allowed (drive letters, host:/export prefixes and streams are not paths under the share root; dbench-trace2load --root rewrites a server's export to \\clients\\client1)",
-				  (int)t->len, t->s);
+			perror_at(ps, "path %s: ':' is not allowed (drive letters, host:/export prefixes and streams are not paths under the share root; dbench-trace2load --root rewrites a server's export to \\clients\\client1)",
+				  shown(ps, '"', t->s, t->len));
 			return -1;
 		}
 	}
@@ -260,7 +329,7 @@ static int path_normalize(struct parser *ps, const struct token *t, char *out, s
 			/* nothing */
 		} else if (len == 2 && p[0] == '.' && p[1] == '.') {
 			if (ncomp == 0) {
-				perror_at(ps, "path \"%.*s\" leaves the share root", (int)t->len, t->s);
+				perror_at(ps, "path %s leaves the share root", shown(ps, '"', t->s, t->len));
 				return -1;
 			}
 			n = starts[--ncomp];
@@ -268,7 +337,7 @@ static int path_normalize(struct parser *ps, const struct token *t, char *out, s
 				n--;	/* the separator */
 		} else {
 			if (n + len + 2 >= PATH_MAX / 2 || ncomp >= (int)ARRAY_SIZE(starts)) {
-				perror_at(ps, "path \"%.*s\" is too long", (int)t->len, t->s);
+				perror_at(ps, "path %s is too long", shown(ps, '"', t->s, t->len));
 				return -1;
 			}
 			if (n > 0)
@@ -301,7 +370,7 @@ static int path_normalize(struct parser *ps, const struct token *t, char *out, s
 		p = q + (q < end);
 	}
 	if (n + expanded + 1 >= PATH_MAX) {
-		perror_at(ps, "path \"%.*s\" is too long", (int)t->len, t->s);
+		perror_at(ps, "path %s is too long", shown(ps, '"', t->s, t->len));
 		return -1;
 	}
 	out[n] = '\0';
@@ -406,7 +475,7 @@ static int parse_expr(struct parser *ps, const struct token *t, struct numexpr *
 		if (opc != '/' && opc != '%' && opc != '+' && opc != '-')
 			goto bad;
 		if (x->nqual == MAX_QUALIFIERS) {
-			perror_at(ps, "number '%.*s' has more than %d qualifiers", (int)t->len, t->s,
+			perror_at(ps, "number %s has more than %d qualifiers", shown(ps, '\'', t->s, t->len),
 				  MAX_QUALIFIERS);
 			return -1;
 		}
@@ -415,15 +484,15 @@ static int parse_expr(struct parser *ps, const struct token *t, struct numexpr *
 			goto bad;
 		if ((opc == '/' || opc == '%') && x->qual[x->nqual].operand.kind == OPERAND_LITERAL &&
 		    x->qual[x->nqual].operand.value <= 0) {
-			perror_at(ps, "number '%.*s': '%c' needs a positive operand", (int)t->len, t->s, opc);
+			perror_at(ps, "number %s: '%c' needs a positive operand", shown(ps, '\'', t->s, t->len), opc);
 			return -1;
 		}
 		x->nqual++;
 	}
 	return 0;
 bad:
-	perror_at(ps, "bad number '%.*s' (expected a number, '*' with /align %%mod +add qualifiers, '+N', 'child' or 'num_children')",
-		  (int)t->len, t->s);
+	perror_at(ps, "bad number %s (expected a number, '*' with /align %%mod +add qualifiers, '+N', 'child' or 'num_children')",
+		  shown(ps, '\'', t->s, t->len));
 	return -1;
 }
 
@@ -435,8 +504,10 @@ static struct op *op_new(struct parser *ps, uint16_t id, int64_t when_ns)
 	struct op *op;
 
 	if (prog->nops == ps->cap_ops) {
-		ps->cap_ops = ps->cap_ops ? ps->cap_ops * 2 : 4096;
-		prog->ops = xrealloc(prog->ops, ps->cap_ops * sizeof(*prog->ops));
+		size_t cap = ps->cap_ops ? ps->cap_ops * 2 : 1024;
+
+		prog->ops = grow(ps, prog->ops, ps->cap_ops * sizeof(*prog->ops), cap * sizeof(*prog->ops));
+		ps->cap_ops = cap;
 	}
 	op = &prog->ops[prog->nops++];
 	memset(op, 0, sizeof(*op));
@@ -456,7 +527,7 @@ static int op_set_num(struct parser *ps, struct op *op, int i, const struct toke
 	struct numexpr x;
 
 	if (t->quoted) {
-		perror_at(ps, "expected a number, got \"%.*s\"", (int)t->len, t->s);
+		perror_at(ps, "expected a number, got %s", shown(ps, '"', t->s, t->len));
 		return -1;
 	}
 	if (parse_literal(t->s, t->len, &op->num[i]))
@@ -465,8 +536,11 @@ static int op_set_num(struct parser *ps, struct op *op, int i, const struct toke
 		return -1;
 	if (op->expr == 0) {
 		if (prog->nexprs + MAX_NUMS > ps->cap_exprs) {
-			ps->cap_exprs = ps->cap_exprs ? ps->cap_exprs * 2 : 256;
-			prog->exprs = xrealloc(prog->exprs, ps->cap_exprs * sizeof(*prog->exprs));
+			size_t cap = ps->cap_exprs ? ps->cap_exprs * 2 : 256;
+
+			prog->exprs = grow(ps, prog->exprs, ps->cap_exprs * sizeof(*prog->exprs),
+					   cap * sizeof(*prog->exprs));
+			ps->cap_exprs = cap;
 		}
 		for (int k = 0; k < MAX_NUMS; k++) {
 			memset(&prog->exprs[prog->nexprs + k], 0, sizeof(struct numexpr));
@@ -550,7 +624,7 @@ static int compile_op(struct parser *ps, int id, const struct token *tok, int nt
 		switch (*a) {
 		case 'p':
 			if (!t->quoted && t->len && (t->s[0] == '*' || (t->s[0] >= '0' && t->s[0] <= '9'))) {
-				perror_at(ps, "%s: expected a path, got '%.*s'", info->name, (int)t->len, t->s);
+				perror_at(ps, "%s: expected a path, got %s", info->name, shown(ps, '\'', t->s, t->len));
 				return -1;
 			}
 			if (op_set_path(ps, op, pi++, t) < 0)
@@ -560,12 +634,12 @@ static int compile_op(struct parser *ps, int id, const struct token *tok, int nt
 			int64_t h;
 
 			if (t->quoted || !parse_literal(t->s, t->len, &h)) {
-				perror_at(ps, "%s: handle must be a number, got '%.*s'", info->name,
-					  (int)t->len, t->s);
+				perror_at(ps, "%s: handle must be a number, got %s", info->name,
+					  shown(ps, '\'', t->s, t->len));
 				return -1;
 			}
 			op->num[ni++] = h;
-			op->handle = index_map_get(&ps->handles, h, &prog->nhandles);
+			op->handle = index_map_get(ps, &ps->handles, h, &prog->nhandles);
 			break;
 		}
 		default:
@@ -576,7 +650,7 @@ static int compile_op(struct parser *ps, int id, const struct token *tok, int nt
 	}
 	op->nnums = (uint8_t)ni;
 	if (is_path_handle_op(id))
-		op->handle = index_map_get(&ps->path_handles, op->path[0], &prog->nhandles);
+		op->handle = index_map_get(ps, &ps->path_handles, op->path[0], &prog->nhandles);
 	if (is_destructive(id) && op->path[0] != NO_PATH && prog->paths[op->path[0]].len == 0) {
 		perror_at(ps, "%s of the share root is not allowed", info->name);
 		return -1;
@@ -584,8 +658,8 @@ static int compile_op(struct parser *ps, int id, const struct token *tok, int nt
 	const struct token *st = &tok[ntok - 1];
 
 	if (st->quoted || status_parse(st->s, st->len, info->domain, &op->expect) < 0) {
-		perror_at(ps, "%s: bad status '%.*s' (expected %s, 0x hex, SUCCESS, ERROR or *)",
-			  info->name, (int)st->len, st->s,
+		perror_at(ps, "%s: bad status %s (expected %s, 0x hex, SUCCESS, ERROR or *)",
+			  info->name, shown(ps, '\'', st->s, st->len),
 			  info->domain == DOMAIN_NT ? "an NT_STATUS_* name" :
 			  info->domain == DOMAIN_NFS ? "an nfsstat3 name such as NFS3ERR_NOENT" :
 			  "an nlm4_stats name such as NLM4_DENIED");
@@ -854,7 +928,7 @@ static void compile_line(struct parser *ps, const char *p, const char *end)
 		return;
 	if (!tok[0].quoted && tok[0].s[0] >= '0' && tok[0].s[0] <= '9') {
 		if (!parse_timestamp(&tok[0], &when)) {
-			perror_at(ps, "bad timestamp '%.*s'", (int)tok[0].len, tok[0].s);
+			perror_at(ps, "bad timestamp %s", shown(ps, '\'', tok[0].s, tok[0].len));
 			return;
 		}
 		if (ntok == 1) {
@@ -873,10 +947,10 @@ static void compile_line(struct parser *ps, const char *p, const char *end)
 	id = op_lookup(tok[0].s, tok[0].len);
 	if (id < 0) {
 		if (tok[0].len >= 3 && memcmp(tok[0].s, "SMB", 3) == 0)
-			perror_at(ps, "'%.*s': this is a dbench 1 loadfile, which is not supported",
-				  (int)tok[0].len, tok[0].s);
+			perror_at(ps, "%s: this is a dbench 1 loadfile, which is not supported",
+				  shown(ps, '\'', tok[0].s, tok[0].len));
 		else
-			perror_at(ps, "unknown operation '%.*s'", (int)tok[0].len, tok[0].s);
+			perror_at(ps, "unknown operation %s", shown(ps, '\'', tok[0].s, tok[0].len));
 		return;
 	}
 	rc = compile_op(ps, id, tok + 1, ntok - 1, when);
@@ -896,16 +970,21 @@ out:
 
 /* ---- roots: what the run creates, for cleanup ---- */
 
-static void add_root(char ***list, uint32_t *n, const char *s, size_t len)
+/* Add a root to a list of at most MAX_ROOTS (so the search is short);
+ * false if it is new and the list is full. */
+static bool add_root(char ***list, uint32_t *n, const char *s, size_t len)
 {
 	for (uint32_t i = 0; i < *n; i++)
 		if (strlen((*list)[i]) == len && memcmp((*list)[i], s, len) == 0)
-			return;
+			return true;
+	if (*n == MAX_ROOTS)
+		return false;
 	*list = xrealloc(*list, (*n + 1) * sizeof(**list));
 	(*list)[*n] = xmalloc(len + 1);
 	memcpy((*list)[*n], s, len);
 	(*list)[*n][len] = '\0';
 	(*n)++;
+	return true;
 }
 
 /*
@@ -921,30 +1000,32 @@ static bool covers(const char *tree, const char *root)
 	return strncmp(tree, root, n) == 0 && (root[n] == '\0' || root[n] == '/' || n == 0);
 }
 
-static int find_roots(struct program *prog, FILE *errors)
+/* The roots of a path seen for the first time, at the line that uses it:
+ * so crossing the limit names that line. */
+static void note_roots(struct parser *ps, const char *s, size_t len)
 {
-	for (uint32_t i = 0; i < prog->npaths; i++) {
-		const char *s = prog->pool + prog->paths[i].off;
-		size_t len = prog->paths[i].len;
-		const char *slash = memchr(s, '/', len);
-		size_t first = slash ? (size_t)(slash - s) : len;
-		const char *c = memchr(s, PATH_CLIENT, len);
+	struct program *prog = ps->prog;
+	const char *slash = memchr(s, '/', len);
+	size_t first = slash ? (size_t)(slash - s) : len;
+	const char *c = memchr(s, PATH_CLIENT, len);
+	bool ok = true;
 
-		if (len == 0)
-			continue;
-		if (c) {
-			size_t upto = (size_t)(c - s) + 1;
+	if (len == 0 || ps->roots_full)
+		return;
+	if (c)
+		ok = add_root(&prog->client_roots, &prog->nclient_roots, s, (size_t)(c - s) + 1);
+	if (ok && !(c && c == s) && !memchr(s, PATH_RANDSTR, first))
+		ok = add_root(&prog->shared_roots, &prog->nshared_roots, s, first);
+	if (!ok) {
+		perror_at(ps, "more than %d distinct top-level names; put the files under a directory such as \\clients\\client1",
+			  MAX_ROOTS);
+		ps->roots_full = true;
+	}
+}
 
-			add_root(&prog->client_roots, &prog->nclient_roots, s, upto);
-		}
-		if (!(c && c == s) && !memchr(s, PATH_RANDSTR, first))
-			add_root(&prog->shared_roots, &prog->nshared_roots, s, first);
-	}
-	if (prog->nclient_roots > MAX_ROOTS || prog->nshared_roots > MAX_ROOTS) {
-		fprintf(errors, "%s: more than %d distinct top-level names; put the files under a directory such as \\clients\\client1\n",
-			prog->filename, MAX_ROOTS);
-		return -1;
-	}
+/* Which roots a Deltree of the loadfile removes (and so remakes). */
+static void find_deltreed_roots(struct program *prog)
+{
 	for (uint32_t i = 0; i < prog->nops; i++) {
 		const struct op *op = &prog->ops[i];
 		const char *tree;
@@ -959,18 +1040,73 @@ static int find_roots(struct program *prog, FILE *errors)
 			if (covers(tree, prog->shared_roots[r]))
 				prog->shared_root_deltreed |= 1ULL << r;
 	}
-	return 0;
 }
 
 /* ---- entry points ---- */
 
-struct program *program_compile(const char *name, const char *text, size_t len, FILE *errors)
+/* Is c a byte loadfile text never holds?  Control characters other than
+ * tab, CR, LF, VT and FF: NUL runs of a gzip bomb, random data. */
+static inline bool is_binary_byte(unsigned char c)
 {
-	struct parser ps = { .name = name, .errors = errors };
-	struct program *prog = xcalloc(1, sizeof(*prog));
+	return c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\v' && c != '\f';
+}
+
+/* Check text for binary data, counting lines from *lineno (the line the
+ * text starts in); 0, or -1 after "FILE:LINE: binary data". */
+static int check_text(const char *name, const char *text, size_t len, uint64_t *lineno,
+		      FILE *errors)
+{
+	uint64_t line = *lineno;
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)text[i];
+
+		if (c == '\n') {
+			line++;
+		} else if (is_binary_byte(c)) {
+			fprintf(errors, "%s:%llu: binary data (byte 0x%02x), not loadfile text\n", name,
+				(unsigned long long)line, c);
+			return -1;
+		}
+	}
+	*lineno = line;
+	return 0;
+}
+
+static void compile_all_lines(struct parser *ps, const char *text, size_t len)
+{
 	const char *p = text, *end = text + len;
 
-	ps.prog = prog;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+
+		ps->lineno++;
+		compile_line(ps, p, eol);
+		p = nl ? nl + 1 : end;
+	}
+}
+
+/* Compile every line; -1 if grow() gave up (out of memory, too large). */
+static int compile_lines(struct parser *ps, const char *text, size_t len)
+{
+	if (setjmp(ps->bail))
+		return -1;
+	compile_all_lines(ps, text, len);
+	return 0;
+}
+
+static struct program *compile_text(const char *name, const char *text, size_t len, uint64_t max,
+				    bool checked, FILE *errors)
+{
+	struct parser *ps = xcalloc(1, sizeof(*ps));
+	struct program *prog = xcalloc(1, sizeof(*prog));
+	uint64_t line = 1;
+
+	ps->name = name;
+	ps->errors = errors;
+	ps->prog = prog;
+	ps->max_mem = max > UINT64_MAX / 2 ? UINT64_MAX : 2 * max;
 	prog->filename = xstrdup(name);
 	prog->nbscale = 1.25;
 	prog->crc32 = (uint32_t)crc32(0L, (const Bytef *)text, (uInt)0);
@@ -980,26 +1116,18 @@ struct program *program_compile(const char *name, const char *text, size_t len, 
 		prog->crc32 = (uint32_t)crc32(prog->crc32, (const Bytef *)text + off, chunk);
 		off += chunk;
 	}
-	if (memchr(text, '\0', len)) {
-		fprintf(errors, "%s: binary data (a NUL byte) in the loadfile\n", name);
+	if (!checked && check_text(name, text, len, &line, errors) < 0)
 		goto fail;
+	if (compile_lines(ps, text, len) < 0)
+		goto fail;	/* grow() said why */
+	prog->lines = ps->lineno;
+	if (ps->repeat_open) {
+		perror_at(ps, "REPEAT at the end of the file has no operation to repeat");
+	} else if (ps->depth > 0) {
+		ps->lineno = ps->loop_line[ps->depth - 1];
+		perror_at(ps, "LOOP without ENDLOOP");
 	}
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *eol = nl ? nl : end;
-
-		ps.lineno++;
-		compile_line(&ps, p, eol);
-		p = nl ? nl + 1 : end;
-	}
-	prog->lines = ps.lineno;
-	if (ps.repeat_open) {
-		perror_at(&ps, "REPEAT at the end of the file has no operation to repeat");
-	} else if (ps.depth > 0) {
-		ps.lineno = ps.loop_line[ps.depth - 1];
-		perror_at(&ps, "LOOP without ENDLOOP");
-	}
-	if (ps.nerrors == 0) {
+	if (ps->nerrors == 0) {
 		bool any = false;
 
 		for (uint32_t i = 0; i < prog->nops; i++)
@@ -1010,9 +1138,9 @@ struct program *program_compile(const char *name, const char *text, size_t len, 
 			goto fail;
 		}
 	}
-	if (ps.nerrors > MAX_ERRORS)
-		fprintf(errors, "%s: ... and %d more errors\n", name, ps.nerrors - MAX_ERRORS);
-	if (ps.nerrors)
+	if (ps->nerrors > MAX_ERRORS)
+		fprintf(errors, "%s: ... and %d more errors\n", name, ps->nerrors - MAX_ERRORS);
+	if (ps->nerrors)
 		goto fail;
 	for (int i = 0; i < OP_COUNT; i++)
 		prog->statidx[i] = -1;
@@ -1022,33 +1150,85 @@ struct program *program_compile(const char *name, const char *text, size_t len, 
 			prog->stat_op[prog->nstats++] = (uint16_t)i;
 		}
 	}
-	if (find_roots(prog, errors) < 0)
-		goto fail;
-	free(ps.path_slots);
-	index_map_free(&ps.handles);
-	index_map_free(&ps.path_handles);
+	find_deltreed_roots(prog);
+	free(ps->path_slots);
+	index_map_free(&ps->handles);
+	index_map_free(&ps->path_handles);
+	free(ps);
 	return prog;
 fail:
-	free(ps.path_slots);
-	index_map_free(&ps.handles);
-	index_map_free(&ps.path_handles);
+	free(ps->path_slots);
+	index_map_free(&ps->handles);
+	index_map_free(&ps->path_handles);
+	free(ps);
 	program_free(prog);
 	return NULL;
 }
 
-/* Read a whole file, decompressing gzip (by its magic bytes). */
-static char *read_loadfile(const char *filename, size_t *lenp, FILE *errors)
+struct program *program_compile_max(const char *name, const char *text, size_t len, uint64_t max,
+				    FILE *errors)
 {
-	gzFile gz;
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	struct stat st;
-	int fd = open(filename, O_RDONLY | O_CLOEXEC);
+	char b[32];
 
-	if (fd < 0) {
-		fprintf(errors, "%s: cannot open loadfile: %s\n", filename, strerror(errno));
+	if (len > max) {
+		fprintf(errors, "%s: the loadfile text is larger than %s (--max-loadfile)\n", name,
+			size_text(max, b, sizeof(b)));
 		return NULL;
 	}
+	return compile_text(name, text, len, max, false, errors);
+}
+
+struct program *program_compile(const char *name, const char *text, size_t len, FILE *errors)
+{
+	return program_compile_max(name, text, len, LOADFILE_MAX_DEFAULT, errors);
+}
+
+/* A FIFO opened without a writer would block for ever: open it without
+ * blocking and wait a bounded time for input.  Returns the fd, or -1 after
+ * a message. */
+static int open_loadfile(const char *filename, FILE *errors)
+{
+	struct stat st;
+	struct pollfd pfd;
+	int fd, n;
+
+	if (stat(filename, &st) == 0 && S_ISFIFO(st.st_mode)) {
+		fd = open(filename, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd < 0)
+			goto bad;
+		pfd = (struct pollfd){ .fd = fd, .events = POLLIN };
+		while ((n = poll(&pfd, 1, FIFO_WAIT_MS)) < 0 && errno == EINTR)
+			;
+		if (n == 0) {
+			fprintf(errors, "%s: no writer on the FIFO after %d s\n", filename, FIFO_WAIT_MS / 1000);
+			close(fd);
+			return -1;
+		}
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+		return fd;
+	}
+	fd = open(filename, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0)
+		return fd;
+bad:
+	fprintf(errors, "%s: cannot open loadfile: %s\n", filename, strerror(errno));
+	return -1;
+}
+
+/* Read a whole file, decompressing gzip (by its magic bytes): at most max
+ * bytes of text, checked for binary data as it comes, so a gzip bomb or
+ * /dev/urandom is refused after the first chunk. */
+static char *read_loadfile(const char *filename, uint64_t max, size_t *lenp, FILE *errors)
+{
+	gzFile gz;
+	char *buf = NULL, b[32];
+	size_t len = 0, cap = 0;
+	uint64_t line = 1;
+	struct stat st;
+	int fd = open_loadfile(filename, errors);
+
+	if (fd < 0)
+		return NULL;
 	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
 		fprintf(errors, "%s: is a directory, not a loadfile\n", filename);
 		close(fd);
@@ -1061,16 +1241,25 @@ static char *read_loadfile(const char *filename, size_t *lenp, FILE *errors)
 		return NULL;
 	}
 	gzbuffer(gz, 1 << 17);
-	cap = S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size + 1 : 1 << 20;
-	buf = xmalloc(cap);
+	if (gzdirect(gz) && S_ISREG(st.st_mode) && (uint64_t)st.st_size > max)
+		goto too_large;
+	/* a plain file in one read; else grown as text comes: little for a bomb */
+	cap = gzdirect(gz) && S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : (size_t)1 << 20;
+	buf = malloc(cap);
+	if (!buf)
+		goto nomem;
 	for (;;) {
 		if (len == cap) {
-			if (cap >= MAX_LOADFILE_BYTES) {
-				fprintf(errors, "%s: loadfile larger than 4 GiB\n", filename);
-				goto fail;
-			}
-			cap *= 2;
-			buf = xrealloc(buf, cap);
+			size_t ncap = cap * 2 > max + 1 ? (size_t)max + 1 : cap * 2;
+			char *nbuf;
+
+			if (len > max)
+				goto too_large;
+			nbuf = realloc(buf, ncap);
+			if (!nbuf)
+				goto nomem;
+			buf = nbuf;
+			cap = ncap;
 		}
 		unsigned want = (unsigned)MIN(cap - len, (size_t)1 << 30);
 		int n = gzread(gz, buf + len, want);
@@ -1088,7 +1277,11 @@ static char *read_loadfile(const char *filename, size_t *lenp, FILE *errors)
 		}
 		if (n == 0)
 			break;
+		if (check_text(filename, buf + len, (size_t)n, &line, errors) < 0)
+			goto fail;
 		len += (size_t)n;
+		if (len > max)
+			goto too_large;
 	}
 	{
 		int zerr;
@@ -1104,23 +1297,35 @@ static char *read_loadfile(const char *filename, size_t *lenp, FILE *errors)
 	gzclose(gz);
 	*lenp = len;
 	return buf;
+too_large:
+	fprintf(errors, "%s: the loadfile text is larger than %s (--max-loadfile)\n", filename,
+		size_text(max, b, sizeof(b)));
+	goto fail;
+nomem:
+	fprintf(errors, "%s: out of memory reading the loadfile (%s read)\n", filename,
+		size_text(len, b, sizeof(b)));
 fail:
 	gzclose(gz);
 	free(buf);
 	return NULL;
 }
 
-struct program *program_load(const char *filename, FILE *errors)
+struct program *program_load_max(const char *filename, uint64_t max, FILE *errors)
 {
 	size_t len;
-	char *text = read_loadfile(filename, &len, errors);
+	char *text = read_loadfile(filename, max, &len, errors);
 	struct program *prog;
 
 	if (!text)
 		return NULL;
-	prog = program_compile(filename, text, len, errors);
+	prog = compile_text(filename, text, len, max, true, errors);
 	free(text);
 	return prog;
+}
+
+struct program *program_load(const char *filename, FILE *errors)
+{
+	return program_load_max(filename, LOADFILE_MAX_DEFAULT, errors);
 }
 
 int program_check_backend(const struct program *prog, const struct backend *be, FILE *errors)
@@ -1169,14 +1374,20 @@ void program_pass_stats(const struct program *prog, int nclients, uint64_t seed,
 	int depth = 0;
 	uint8_t *seen = xcalloc(prog->npaths ? prog->npaths : 1, 1);
 	int64_t (*last)[MAX_NUMS] = xcalloc(OP_COUNT, sizeof(*last));
-	const uint64_t limit = 100000000;	/* stop walking absurd loops */
+	uint64_t steps = 0;
 
 	memset(st, 0, sizeof(*st));
 	rng_seed(ctx.rng, seed, 0);
-	for (uint32_t pc = 0; pc < prog->nops && st->total_ops < limit;) {
+	for (uint32_t pc = 0; pc < prog->nops;) {
 		const struct op *op = &prog->ops[pc];
 		int64_t num[MAX_NUMS];
 
+		/* every entry is a step, directives too: a loop of directives
+		 * alone is as endless as one of ops */
+		if (++steps > PASS_WALK_MAX_STEPS) {
+			st->truncated = true;
+			break;
+		}
 		numexpr_eval_all(prog, op, &ctx, last[op->id < OP_COUNT ? op->id : 0], num);
 		if (op->when_ns >= 0 && (double)op->when_ns / 1e9 > st->duration)
 			st->duration = (double)op->when_ns / 1e9;

@@ -7,6 +7,7 @@
 #ifndef DBENCH_LOADFILE_H
 #define DBENCH_LOADFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -14,12 +15,22 @@
 
 struct backend;
 
+/* The default bound on what a loadfile may take (--max-loadfile): its text
+ * after decompression may be at most this many bytes, and its compiled
+ * program at most twice this many bytes of memory. */
+#define LOADFILE_MAX_DEFAULT (256ULL << 20)
+
 /* Compile a loadfile.  On error, prints up to a few "FILE:LINE: message"
- * lines to `errors` and returns NULL. */
+ * lines to `errors` and returns NULL.  Binary data is refused at the first
+ * line that has it; a FIFO without a writer after 5 s is an error. */
 struct program *program_load(const char *filename, FILE *errors);
+/* The same with the bound max instead of LOADFILE_MAX_DEFAULT. */
+struct program *program_load_max(const char *filename, uint64_t max, FILE *errors);
 
 /* Compile loadfile text already in memory (name is used in messages). */
 struct program *program_compile(const char *name, const char *text, size_t len, FILE *errors);
+struct program *program_compile_max(const char *name, const char *text, size_t len, uint64_t max,
+				    FILE *errors);
 
 /* Check that the backend has a handler for every op the program uses;
  * prints FILE:LINE: message for the first use of each missing op. */
@@ -36,7 +47,10 @@ struct pass_stats {
 	uint64_t bytes_written;		/* sizes of write ops */
 	uint64_t paths;			/* distinct path templates used */
 	double duration;		/* last timestamp (s), 0 if none */
+	bool truncated;			/* the pass is longer than PASS_WALK_MAX_STEPS
+					   program entries: the figures cover its start */
 };
+#define PASS_WALK_MAX_STEPS 100000000ULL
 void program_pass_stats(const struct program *prog, int nclients, uint64_t seed,
 			struct pass_stats *ps);
 

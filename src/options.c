@@ -33,9 +33,11 @@ struct options options = {
 	.tcp_options = "TCP_NODELAY",
 	.show_mismatches = 10,
 	.stdout_fd = -1,
+	.max_loadfile = LOADFILE_MAX_DEFAULT,
 };
 
 static const char *seed_text;
+static const char *max_loadfile_text;
 static int show_version, show_help, show_usage;
 
 /* Numeric options are taken as text and checked here, so that a bad value
@@ -73,6 +75,32 @@ static int parse_count(const char *s, int *out)
 	if (parse_i64(s, &v) < 0 || v < INT32_MIN || v > INT32_MAX)
 		return -1;
 	*out = (int)v;
+	return 0;
+}
+
+/* "64K", "256M", "1G" (binary units) or plain bytes, at least 1 KiB. */
+static int parse_size(const char *s, uint64_t *out)
+{
+	char num[32];
+	size_t len = strlen(s);
+	unsigned shift = 0;
+	uint64_t v;
+
+	if (len == 0 || len >= sizeof(num))
+		return -1;
+	memcpy(num, s, len + 1);
+	switch (num[len - 1]) {
+	case 'k': case 'K': shift = 10; break;
+	case 'm': case 'M': shift = 20; break;
+	case 'g': case 'G': shift = 30; break;
+	case 't': case 'T': shift = 40; break;
+	default: break;
+	}
+	if (shift)
+		num[--len] = '\0';
+	if (parse_u64(num, &v) < 0 || v > (UINT64_MAX >> shift) || (v << shift) < 1024)
+		return -1;
+	*out = v << shift;
 	return 0;
 }
 
@@ -304,6 +332,9 @@ void options_parse(int argc, const char **argv)
 		  "FILE" },
 		{ "check-loadfile", 0, POPT_ARG_NONE, &options.check_loadfile, 0,
 		  "check the loadfile, print what one pass does, and exit", NULL },
+		{ "max-loadfile", 0, POPT_ARG_STRING, &max_loadfile_text, 0,
+		  "refuse a loadfile of more than SIZE bytes of text (K, M, G: binary units; default 256M) "
+		  "or whose compiled program takes more than twice that", "SIZE" },
 		{ "allow-mismatch", 0, POPT_ARG_NONE, &options.allow_mismatch, 0,
 		  "status mismatches do not make the exit status non-zero", NULL },
 		{ "show-mismatches", 0, POPT_ARG_STRING, &text.show_mismatches, 0,
@@ -401,6 +432,9 @@ void options_parse(int argc, const char **argv)
 		usage_error(pc, "-t must be at least 1 second");
 	if (options.warmup == -1)
 		options.warmup = options.passes ? 0 : options.timelimit / 5;
+	if (max_loadfile_text && parse_size(max_loadfile_text, &options.max_loadfile) < 0)
+		usage_error(pc, "--max-loadfile: '%s' is not a size (a number of bytes, or with K, M, G)",
+			    max_loadfile_text);
 	if (seed_text) {
 		if (parse_u64(seed_text, &options.seed) < 0)
 			usage_error(pc, "--seed '%s' is not a number", seed_text);

@@ -46,6 +46,8 @@ struct options {
 	const char *csv_series;	/* --csv-series FILE ('-' stdout; *.jsonl: JSON Lines) */
 	int stdout_fd;		/* the real stdout when a machine output took it
 				   (the human output then goes to stderr), else -1 */
+	uint64_t max_loadfile;	/* --max-loadfile: most bytes of loadfile text (and
+				   twice that of compiled program) */
 	uint64_t seed;		/* --seed */
 	bool seed_given;
 	int verbose;		/* -v */

@@ -44,6 +44,11 @@ static enum serve_end io_failed(ssize_t rc, int err, const struct xfer *x, uint6
 			 (unsigned long long)done, (unsigned long long)x->want, x->what);
 		return SERVE_CUT;
 	}
+	if (err == ETIME) {
+		snprintf(why, whylen, "request not complete within the request timeout: %llu of %llu %s bytes",
+			 (unsigned long long)done, (unsigned long long)x->want, x->what);
+		return SERVE_TIMEOUT;
+	}
 	if (err == EAGAIN || err == EWOULDBLOCK) {
 		snprintf(why, whylen, "timed out in the %s after %llu of %llu bytes",
 			 x->what, (unsigned long long)done, (unsigned long long)x->want);
@@ -61,10 +66,17 @@ static enum serve_end io_failed(ssize_t rc, int err, const struct xfer *x, uint6
  * 1 + enum serve_end on failure.  A timeout before the first byte is
  * idling, not an error.
  */
+static void set_phase(struct conn *c, int phase)
+{
+	if (c->io->phase)
+		c->io->phase(c->io->ctx, phase);
+}
+
 static int fill_header(struct conn *c, char *why, size_t whylen)
 {
 	static const struct xfer x = { "header", FRAME_HEADER_SIZE };
 
+	set_phase(c, c->end > c->start ? SERVE_PHASE_REQUEST : SERVE_PHASE_IDLE);
 	if (c->end - c->start >= FRAME_HEADER_SIZE)
 		return 0;
 	memmove(c->in, c->in + c->start, c->end - c->start);
@@ -74,6 +86,8 @@ static int fill_header(struct conn *c, char *why, size_t whylen)
 		ssize_t rc = c->io->recv(c->io->ctx, c->in + c->end, sizeof(c->in) - c->end);
 
 		if (rc > 0) {
+			if (c->end == 0)
+				set_phase(c, SERVE_PHASE_REQUEST);
 			c->end += (size_t)rc;
 			c->counts->bytes_in += (uint64_t)rc;
 			continue;
@@ -82,6 +96,10 @@ static int fill_header(struct conn *c, char *why, size_t whylen)
 			continue;
 		if (c->end == 0 && rc < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 			continue;
+		if (c->end == 0 && rc < 0 && errno == ETIME) {
+			snprintf(why, whylen, "idle for longer than the idle timeout");
+			return 1 + SERVE_TIMEOUT;
+		}
 		if (c->end == 0 && rc == 0) {
 			snprintf(why, whylen, "client closed the connection");
 			return -1;
@@ -200,6 +218,7 @@ static int serve_one(struct conn *c, char *why, size_t whylen)
 	end = drop_payload(c, req.length, why, whylen);
 	if (end != SERVE_CLOSED)
 		return end;
+	set_phase(c, SERVE_PHASE_REPLY);
 	if (proto_op_known(req.op)) {
 		frame_reply(&reply, &req, PROTO_OK, req.want);
 	} else {

@@ -31,6 +31,16 @@ struct serve_io {
 	/* Send up to len bytes (more: the frame goes on after them): bytes
 	 * sent, or -1 with errno set (EAGAIN: the client is not reading). */
 	ssize_t (*send)(void *ctx, const void *buf, size_t len, int more);
+	/* Optional: told what the connection waits for, so that it can bound
+	 * each wait as a whole.  A recv or discard that ran out of such a
+	 * bound returns -1 with errno ETIME. */
+	void (*phase)(void *ctx, int phase);	/* enum serve_phase */
+};
+
+enum serve_phase {
+	SERVE_PHASE_IDLE,	/* waiting for a request: nothing of it arrived */
+	SERVE_PHASE_REQUEST,	/* a request began: until its payload is in */
+	SERVE_PHASE_REPLY,	/* sending the reply */
 };
 
 struct serve_counts {

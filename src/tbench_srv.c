@@ -42,6 +42,8 @@
 #define MAX_LISTENERS 16
 #define DEFAULT_MAX_CLIENTS 1024
 #define DEFAULT_TIMEOUT 60
+#define DEFAULT_REQUEST_TIMEOUT 300	/* a 16 MiB request at 1 Mbit/s takes 134 s */
+#define DEFAULT_IDLE_TIMEOUT 3600	/* well past a tbench run's setup and pauses */
 #define STOP_GRACE_MS 2000	/* children get this long after SIGTERM */
 #define EXIT_USAGE 2
 
@@ -50,6 +52,10 @@ struct srv_options {
 	const char **bind;	/* -b: addresses (NULL-terminated), NULL: all */
 	int max_clients;	/* --max-clients */
 	int timeout;		/* --timeout: seconds a frame may stall, 0: none */
+	int request_timeout;	/* --request-timeout: seconds a request may take
+				   from its first byte to its last, 0: none */
+	int idle_timeout;	/* --idle-timeout: seconds a connection may wait
+				   between requests, 0: none */
 	int daemon;		/* -D: detach */
 	int foreground;		/* --foreground: stay attached (the default) */
 	const char *pid_file;	/* --pid-file */
@@ -147,7 +153,8 @@ static void free_argv(const char **argv)
 
 static void parse_options(int argc, const char **argv, struct srv_options *opt)
 {
-	char *port = NULL, *max_clients = NULL, *timeout = NULL;
+	char *port = NULL, *max_clients = NULL, *timeout = NULL, *request_timeout = NULL,
+	     *idle_timeout = NULL;
 	const char **sockopts_t = NULL, **sockopts_T = NULL;
 	struct poptOption table[] = {
 		{ "port", 'p', POPT_ARG_STRING, &port, 0,
@@ -164,6 +171,12 @@ static void parse_options(int argc, const char **argv, struct srv_options *opt)
 		{ "timeout", '\0', POPT_ARG_STRING, &timeout, 0,
 		  "drop a connection stalled this long inside a frame or not reading its reply "
 		  "(0: never; default 60)", "SECONDS" },
+		{ "request-timeout", '\0', POPT_ARG_STRING, &request_timeout, 0,
+		  "drop a connection whose request takes longer than this from its first byte to "
+		  "its last, however it trickles in (0: never; default 300)", "SECONDS" },
+		{ "idle-timeout", '\0', POPT_ARG_STRING, &idle_timeout, 0,
+		  "drop a connection that sends no request for this long (0: never; default 3600)",
+		  "SECONDS" },
 		{ "daemon", 'D', POPT_ARG_NONE, &opt->daemon, 0,
 		  "detach from the terminal and run in the background", NULL },
 		{ "foreground", '\0', POPT_ARG_NONE, &opt->foreground, 0,
@@ -185,6 +198,8 @@ static void parse_options(int argc, const char **argv, struct srv_options *opt)
 		.port = TBENCH_DEFAULT_PORT,
 		.max_clients = DEFAULT_MAX_CLIENTS,
 		.timeout = DEFAULT_TIMEOUT,
+		.request_timeout = DEFAULT_REQUEST_TIMEOUT,
+		.idle_timeout = DEFAULT_IDLE_TIMEOUT,
 	};
 	sockopts_init(&opt->so);
 	opt->so.nodelay = 1;
@@ -207,6 +222,10 @@ static void parse_options(int argc, const char **argv, struct srv_options *opt)
 		opt->max_clients = parse_int("--max-clients", max_clients, 1, 65536);
 	if (timeout)
 		opt->timeout = parse_int("--timeout", timeout, 0, 86400);
+	if (request_timeout)
+		opt->request_timeout = parse_int("--request-timeout", request_timeout, 0, 86400);
+	if (idle_timeout)
+		opt->idle_timeout = parse_int("--idle-timeout", idle_timeout, 0, 86400 * 365);
 	if (opt->daemon && opt->foreground)
 		usage_error("--daemon and --foreground exclude each other");
 	if (opt->pid_file && !*opt->pid_file)
@@ -222,6 +241,8 @@ static void parse_options(int argc, const char **argv, struct srv_options *opt)
 	free(port);
 	free(max_clients);
 	free(timeout);
+	free(request_timeout);
+	free(idle_timeout);
 	poptFreeContext(pc);
 }
 
@@ -465,12 +486,56 @@ static int setup_signals(struct server *srv)
 struct sock_ctx {
 	int fd;			/* the connection */
 	int can_trunc;		/* recv(MSG_TRUNC) discards without copying */
+	const struct srv_options *opt;
+	uint64_t deadline_ns;	/* the wait for a request or its bytes ends, 0: none */
 	uint8_t scratch[SERVE_CHUNK]; /* where discarded bytes go otherwise */
 };
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* A request as a whole, and the wait between requests, have deadlines. */
+static void sock_phase(void *ctx, int phase)
+{
+	struct sock_ctx *s = ctx;
+	int secs = phase == SERVE_PHASE_IDLE ? s->opt->idle_timeout :
+		   phase == SERVE_PHASE_REQUEST ? s->opt->request_timeout : 0;
+
+	s->deadline_ns = secs ? mono_ns() + (uint64_t)secs * 1000000000ULL : 0;
+}
+
+/* recv with the deadline: SO_RCVTIMEO wakes it at least every
+ * granularity() seconds; a wait shorter than --timeout is not a stall. */
+static ssize_t sock_recv_flags(struct sock_ctx *s, void *buf, size_t len, int flags)
+{
+	uint64_t start = mono_ns(), now = start;
+	ssize_t rc;
+
+	for (;;) {
+		if (s->deadline_ns && now >= s->deadline_ns) {
+			errno = ETIME;
+			return -1;
+		}
+		rc = recv(s->fd, buf, len, flags);
+		if (rc >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
+			return rc;
+		now = mono_ns();
+		if (s->opt->timeout && now - start >= (uint64_t)s->opt->timeout * 1000000000ULL &&
+		    (!s->deadline_ns || now < s->deadline_ns)) {
+			errno = EAGAIN;
+			return -1;
+		}
+	}
+}
+
 static ssize_t sock_recv(void *ctx, void *buf, size_t len)
 {
-	return recv(((struct sock_ctx *)ctx)->fd, buf, len, 0);
+	return sock_recv_flags(ctx, buf, len, 0);
 }
 
 static ssize_t sock_discard(void *ctx, size_t len)
@@ -481,12 +546,12 @@ static ssize_t sock_discard(void *ctx, size_t len)
 	if (len > sizeof(s->scratch))
 		len = sizeof(s->scratch);
 	if (s->can_trunc) {
-		rc = recv(s->fd, s->scratch, len, MSG_TRUNC);
+		rc = sock_recv_flags(s, s->scratch, len, MSG_TRUNC);
 		if (rc >= 0 || (errno != EINVAL && errno != EOPNOTSUPP))
 			return rc;
 		s->can_trunc = 0;
 	}
-	return recv(s->fd, s->scratch, len, 0);
+	return sock_recv_flags(s, s->scratch, len, 0);
 }
 
 static ssize_t sock_send(void *ctx, const void *buf, size_t len, int more)
@@ -494,21 +559,27 @@ static ssize_t sock_send(void *ctx, const void *buf, size_t len, int more)
 	return send(((struct sock_ctx *)ctx)->fd, buf, len, MSG_NOSIGNAL | (more ? MSG_MORE : 0));
 }
 
-static void set_timeouts(int fd, int seconds)
+/* Sends may stall --timeout seconds; receives wake at least as often as
+ * the shortest of the three bounds, for sock_recv_flags() to check them. */
+static void set_timeouts(int fd, const struct srv_options *opt)
 {
-	struct timeval tv = { .tv_sec = seconds };
+	int bounds[] = { opt->timeout, opt->request_timeout, opt->idle_timeout };
+	struct timeval snd = { .tv_sec = opt->timeout }, rcv = { 0 };
 
-	if (seconds <= 0)
-		return;
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	for (size_t i = 0; i < sizeof(bounds) / sizeof(bounds[0]); i++)
+		if (bounds[i] > 0 && (rcv.tv_sec == 0 || bounds[i] < rcv.tv_sec))
+			rcv.tv_sec = bounds[i];
+	if (rcv.tv_sec)
+		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &rcv, sizeof(rcv));
+	if (snd.tv_sec)
+		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &snd, sizeof(snd));
 }
 
 /* In the child: serve one connection, then exit. */
 static void __attribute__((noreturn)) child_main(const struct server *srv, int fd, const char *peer)
 {
 	struct sock_ctx ctx;
-	struct serve_io io = { &ctx, sock_recv, sock_discard, sock_send };
+	struct serve_io io = { &ctx, sock_recv, sock_discard, sock_send, sock_phase };
 	struct serve_counts counts;
 	enum serve_end end;
 	char why[256];
@@ -529,9 +600,11 @@ static void __attribute__((noreturn)) child_main(const struct server *srv, int f
 		logline("%s: %s; connection dropped", peer, why);
 		_exit(1);
 	}
-	set_timeouts(fd, srv->opt->timeout);
+	set_timeouts(fd, srv->opt);
 	ctx.fd = fd;
 	ctx.can_trunc = 1;
+	ctx.opt = srv->opt;
+	ctx.deadline_ns = 0;
 	end = serve_connection(&io, &counts, why, sizeof(why));
 	if (srv->opt->verbose || end == SERVE_PROTOCOL || end == SERVE_TIMEOUT)
 		logline("%s: disconnected (%s): %s; %llu requests, %llu bytes in, %llu bytes out",

@@ -18,7 +18,7 @@ teardown() {
 	run "$TBENCH_SRV" --help
 	[ "$status" -eq 0 ]
 	for o in --port --bind --socket-options --max-clients --timeout --daemon \
-		 --foreground --pid-file --verbose --version; do
+		 --foreground --pid-file --verbose --version --request-timeout --idle-timeout; do
 		[[ "$output" == *"$o"* ]]
 	done
 	run "$TBENCH_SRV" --version
@@ -28,7 +28,7 @@ teardown() {
 
 @test "tbench_srv: bad command lines get one line and exit 2" {
 	for args in "--port 70000" "--port x" "--bogus" "extra" "--max-clients 0" \
-		    "--timeout -1" "-t FOO" "-T SO_SNDBUF" "-t SO_RCVBUF=abc" \
+		    "--timeout -1" "--request-timeout x" "--idle-timeout -1" "-t FOO" "-T SO_SNDBUF" "-t SO_RCVBUF=abc" \
 		    "-t TCP_NODELAY=2" "--daemon --foreground"; do
 		# shellcheck disable=SC2086
 		run "$TBENCH_SRV" $args
@@ -273,4 +273,23 @@ teardown() {
 	stop_srv
 	[ -z "$(ls -A "$T/cwd")" ]
 	[ "$(ls -A "$T" | sort | tr '\n' ' ')" = "cwd srv.log " ]
+}
+
+@test "tbench_srv: --request-timeout drops a frame that drips in just inside --timeout" {
+	start_srv -b 127.0.0.1 --timeout 2 --request-timeout 2
+	run abuse 127.0.0.1 drip 20 200
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -q "disconnected (timeout): request not complete within the request timeout" "$T/srv.log"
+	stop_srv
+}
+
+@test "tbench_srv: --idle-timeout drops a connection that sends nothing" {
+	start_srv -b 127.0.0.1 --idle-timeout 1
+	run abuse 127.0.0.1 hold 20
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"the server hung up"* ]]
+	grep -q "disconnected (timeout): idle for longer than the idle timeout" "$T/srv.log"
+	stop_srv
 }

@@ -18,6 +18,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -413,6 +414,32 @@ static int test_stall(const struct target *t, int argc, char **argv)
 	return 0;
 }
 
+/* drip SECONDS [MS]: a header one byte every MS ms (default 500), each
+ * just inside a stall timeout: the server must hang up within SECONDS. */
+static int test_drip(const struct target *t, int argc, char **argv)
+{
+	long seconds = arg_long(argc, argv, 0, 5), ms = arg_long(argc, argv, 1, 500);
+	uint8_t wire[FRAME_HEADER_SIZE];
+	struct frame_header req;
+	double t0 = now_s();
+	int fd = connect_or_fail(t);
+
+	frame_request(&req, PROTO_OP_PING, 1, 0, 0);
+	frame_encode(&req, wire);
+	signal(SIGPIPE, SIG_IGN);
+	for (size_t i = 0; now_s() - t0 < seconds; i = (i + 1) % sizeof(wire)) {
+		struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L };
+
+		if (send(fd, wire + i, 1, MSG_NOSIGNAL) < 0) {
+			close(fd);
+			printf("ok: the server hung up on a dripping frame after %.1f s\n", now_s() - t0);
+			return 0;
+		}
+		nanosleep(&ts, NULL);
+	}
+	fail("drip: the server kept a frame dripping one byte per %ld ms for %ld s", ms, seconds);
+}
+
 /* busy: the server is at --max-clients: refused with PROTO_ERR_BUSY. */
 static int test_busy(const struct target *t)
 {
@@ -595,7 +622,8 @@ static void __attribute__((noreturn)) usage(void)
 	      "       tbench_abuse HOST PORT TEST [ARGS]\n"
 	      "tests: ping [N [LEN [WANT]]], ops, bad-op, magic, version, oversize,\n"
 	      "       oversize-max, want-oversize, flags, reply-as-request, reserved, status,\n"
-	      "       garbage [BYTES], half-header, half-payload, no-read, stall [S], busy,\n"
+	      "       garbage [BYTES], half-header, half-payload, no-read, stall [S], drip [S [MS]],\n"
+	      "       busy,"
 	      "       hold [S], storm [N], bench-rtt [S [LEN WANT]], bench-read [S [SIZE]],\n"
 	      "       bench-write [S [SIZE]]\n", stderr);
 	exit(2);
@@ -627,6 +655,8 @@ static int run_test(const struct target *t, const char *test, int argc, char **a
 		return test_no_read(t);
 	if (strcmp(test, "stall") == 0)
 		return test_stall(t, argc, argv);
+	if (strcmp(test, "drip") == 0)
+		return test_drip(t, argc, argv);
 	if (strcmp(test, "busy") == 0)
 		return test_busy(t);
 	if (strcmp(test, "hold") == 0)
