@@ -282,10 +282,10 @@ static const struct backend *load_module(const char *name, const char *path, cha
 	void *handle;
 	const char *err;
 
-	/* RTLD_GLOBAL: the module's libraries are in the global scope, as
-	 * if dbench linked them (smb looks up libtevent's API at run time) */
+	/* RTLD_LOCAL: two modules may use the same names; a module still
+	 * finds its own libraries with dlsym(RTLD_DEFAULT, ...) */
 	dlerror();
-	handle = dlopen(path, RTLD_LAZY | RTLD_GLOBAL);
+	handle = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
 	if (!handle) {
 		err = dlerror();
 		explain_dlerror(name, path, err ? err : "unknown error", why, whylen);

@@ -261,12 +261,13 @@ static const char *title_for(char *buf, size_t len, const char *what, unsigned f
 static struct poptOption *build_table(struct poptOption *core)
 {
 	static char titles[64][160];
+	static struct poptOption *table;	/* popt refers to it until exit */
 	const struct backend *const *be = backend_list();
-	struct poptOption *table;
 	size_t nbe = 0, n = 0, t = 0;
 
 	while (be[nbe])
 		nbe++;
+	free(table);
 	table = xcalloc(nbe + ARRAY_SIZE(shared_tables) + 3, sizeof(*table));
 	table[n++] = (struct poptOption){ NULL, 0, POPT_ARG_INCLUDE_TABLE, core, 0, "Options:", NULL };
 	for (size_t i = 0; i < ARRAY_SIZE(shared_tables); i++) {
