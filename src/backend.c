@@ -44,11 +44,15 @@
 extern const struct backend fileio_backend;
 extern const struct backend sockio_backend;
 extern const struct backend null_backend;
+extern const struct backend block_backend;
+extern const struct backend scsi_backend;
 
 static const struct backend *const builtin[] = {
 	&fileio_backend,
 	&sockio_backend,
 	&null_backend,
+	&block_backend,
+	&scsi_backend,
 };
 
 /* A backend known to the registry: built in (path NULL), loaded from

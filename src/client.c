@@ -135,7 +135,7 @@ static void report_mismatch(struct client *c, const struct op *op, uint32_t stat
 {
 	int shown = __atomic_fetch_add(&c->sh->mismatch_printed, 1, __ATOMIC_RELAXED);
 	const struct op_info *info = &op_info[op->id];
-	char b1[16], b2[16];
+	char b1[STATUS_NAME_SIZE], b2[STATUS_NAME_SIZE];
 
 	if (shown > c->opt->show_mismatches)
 		return;
@@ -276,6 +276,8 @@ static bool waitsp_blocked(struct client *c)
 
 	if (target < 0)
 		target += c->nclients;
+	if (target >= c->sh->nclients)	/* not in this region (pass.c): not there */
+		return false;
 	t = shared_slot(c->sh, (int)target);
 	state = STAT_LOAD(t->state);
 	if (state == SLOT_CLEANUP || state == SLOT_DONE || state == SLOT_FAILED || t == c->slot)

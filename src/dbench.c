@@ -14,6 +14,7 @@
 #include "backend.h"
 #include "loadfile.h"
 #include "options.h"
+#include "pass.h"
 #include "progress.h"
 #include "report.h"
 #include "results.h"
@@ -26,7 +27,7 @@ static void print_check(const struct program *prog, const struct backend *be)
 {
 	struct pass_stats ps;
 
-	program_pass_stats(prog, options.nclients, options.seed, &ps);
+	pass_run(prog, &options, PASS_MAX_STEPS, &ps);
 	printf("Loadfile %s: %llu lines, %u program entries, crc32 %08x\n", prog->filename,
 	       (unsigned long long)prog->lines, prog->nops, prog->crc32);
 	printf("Backend %s: every operation is supported\n", be->name);
@@ -40,8 +41,8 @@ static void print_check(const struct program *prog, const struct backend *be)
 	}
 	printf(" %-24s %10llu\n", "total", (unsigned long long)ps.total_ops);
 	if (ps.truncated)
-		printf("(the walk stopped after %llu program entries: one pass is longer, or endless;\n"
-		       " the figures cover its start)\n", PASS_WALK_MAX_STEPS);
+		printf("(the walk stopped after %llu steps: one pass is longer, or endless;\n"
+		       " the figures cover its start)\n", (unsigned long long)ps.steps);
 	printf("\nBytes read:     %llu (%.1f MB)\n", (unsigned long long)ps.bytes_read,
 	       (double)ps.bytes_read / 1e6);
 	printf("Bytes written:  %llu (%.1f MB)\n", (unsigned long long)ps.bytes_written,
@@ -50,7 +51,7 @@ static void print_check(const struct program *prog, const struct backend *be)
 	       ps.total_ops ? (double)(ps.bytes_read + ps.bytes_written) / (double)ps.total_ops : 0);
 	printf("Files touched:  %llu distinct paths\n", (unsigned long long)ps.paths);
 	if (prog->timestamps)
-		printf("Duration:       %.3f sec (by the timestamps)\n", ps.duration);
+		printf("Duration:       %.3f sec (by the timestamps)\n", (double)ps.duration_ns / 1e9);
 	printf("Netbench scale: %g\n", prog->nbscale);
 	printf("Stats per client: %.1f KiB of shared memory (%u operations in use)\n",
 	       (double)slot_size_for(prog) / 1024, prog->nstats);
@@ -68,11 +69,8 @@ static int report(const struct program *prog, const struct backend *be, struct s
 	if (options.json) {
 		struct pass_stats ps;
 
-		program_pass_stats(prog, options.nclients, options.seed, &ps);
-		pass.ops = ps.total_ops;
-		pass.bytes_read = ps.bytes_read;
-		pass.bytes_written = ps.bytes_written;
-		pass.duration_ns = (uint64_t)(ps.duration * 1e9 + 0.5);
+		pass_run(prog, &options, PASS_MAX_STEPS, &ps);
+		pass_figures_of(&ps, &pass);
 	}
 	results_compute(&r, &(struct results_source){
 		.prog = prog, .backend = be->name, .opt = &options, .sh = sh, .run = res, .pass = &pass });
@@ -107,7 +105,8 @@ int main(int argc, const char **argv)
 	prog = program_load_max(options.loadfile, options.max_loadfile, stderr);
 	if (!prog)
 		return EXIT_USAGE;
-	if (program_check_backend(prog, be, stderr) < 0) {
+	if (program_check_backend(prog, be, stderr) < 0 ||
+	    program_check_scsi_writes(prog, options.allow_scsi_writes, stderr) < 0) {
 		program_free(prog);
 		return EXIT_USAGE;
 	}

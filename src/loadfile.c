@@ -662,6 +662,7 @@ static int compile_op(struct parser *ps, int id, const struct token *tok, int nt
 			  info->name, shown(ps, '\'', st->s, st->len),
 			  info->domain == DOMAIN_NT ? "an NT_STATUS_* name" :
 			  info->domain == DOMAIN_NFS ? "an nfsstat3 name such as NFS3ERR_NOENT" :
+			  info->domain == DOMAIN_SCSI ? "a SCSI status such as GOOD or CHECK_CONDITION/ILLEGAL_REQUEST" :
 			  "an nlm4_stats name such as NLM4_DENIED");
 		return -1;
 	}
@@ -952,6 +953,13 @@ static void compile_line(struct parser *ps, const char *p, const char *end)
 		else
 			perror_at(ps, "unknown operation %s", shown(ps, '\'', tok[0].s, tok[0].len));
 		return;
+	}
+	if (ntok > 1 && (op_info[id].args[0] == 'p') != tok[1].quoted) {
+		/* READ "path" ... (SMB) or READ offset ... (block) */
+		int other = op_overload(id, tok[1].quoted);
+
+		if (other >= 0)
+			id = other;
 	}
 	rc = compile_op(ps, id, tok + 1, ntok - 1, when);
 	if (rc == 0 && ps->repeat_open) {
@@ -1347,6 +1355,22 @@ int program_check_backend(const struct program *prog, const struct backend *be, 
 	return bad;
 }
 
+int program_check_scsi_writes(const struct program *prog, bool allowed, FILE *errors)
+{
+	if (allowed)
+		return 0;
+	for (uint32_t i = 0; i < prog->nops; i++) {
+		const struct op *op = &prog->ops[i];
+
+		if (op->id < OP_COUNT && op_is_scsi_write(op->id)) {
+			fprintf(errors, "%s:%u: %s changes the LUN: refused without --allow-scsi-writes\n",
+				prog->filename, op->line, op_info[op->id].name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 void program_free(struct program *prog)
 {
 	if (!prog)
@@ -1363,72 +1387,6 @@ void program_free(struct program *prog)
 	free(prog->pool);
 	free(prog->exprs);
 	free(prog);
-}
-
-/* ---- one pass, walked ---- */
-
-void program_pass_stats(const struct program *prog, int nclients, uint64_t seed, struct pass_stats *st)
-{
-	struct numctx ctx = { .child = 0, .nchildren = nclients };
-	uint32_t left[MAX_LOOP_DEPTH];
-	int depth = 0;
-	uint8_t *seen = xcalloc(prog->npaths ? prog->npaths : 1, 1);
-	int64_t (*last)[MAX_NUMS] = xcalloc(OP_COUNT, sizeof(*last));
-	uint64_t steps = 0;
-
-	memset(st, 0, sizeof(*st));
-	rng_seed(ctx.rng, seed, 0);
-	for (uint32_t pc = 0; pc < prog->nops;) {
-		const struct op *op = &prog->ops[pc];
-		int64_t num[MAX_NUMS];
-
-		/* every entry is a step, directives too: a loop of directives
-		 * alone is as endless as one of ops */
-		if (++steps > PASS_WALK_MAX_STEPS) {
-			st->truncated = true;
-			break;
-		}
-		numexpr_eval_all(prog, op, &ctx, last[op->id < OP_COUNT ? op->id : 0], num);
-		if (op->when_ns >= 0 && (double)op->when_ns / 1e9 > st->duration)
-			st->duration = (double)op->when_ns / 1e9;
-		switch (op->id) {
-		case DIR_LOOP:
-			if (num[0] <= 0) {
-				pc = (uint32_t)op->num[1];
-				continue;
-			}
-			left[depth++] = (uint32_t)MIN(num[0], (int64_t)UINT32_MAX);
-			pc++;
-			continue;
-		case DIR_ENDLOOP:
-			if (--left[depth - 1] > 0) {
-				pc = (uint32_t)op->num[1] + 1;
-				continue;
-			}
-			depth--;
-			pc++;
-			continue;
-		default:
-			break;
-		}
-		if (op->id < OP_COUNT) {
-			st->ops[op->id]++;
-			st->total_ops++;
-			if (op_is_read(op->id) && num[op_size_arg(op->id)] > 0)
-				st->bytes_read += (uint64_t)num[op_size_arg(op->id)];
-			if (op_is_write(op->id) && num[op_size_arg(op->id)] > 0)
-				st->bytes_written += (uint64_t)num[op_size_arg(op->id)];
-			for (int i = 0; i < op->npaths; i++) {
-				if (!seen[op->path[i]]) {
-					seen[op->path[i]] = 1;
-					st->paths++;
-				}
-			}
-		}
-		pc++;
-	}
-	free(seen);
-	free(last);
 }
 
 const char *loadfile_default(void)

@@ -36,23 +36,12 @@ struct program *program_compile_max(const char *name, const char *text, size_t l
  * prints FILE:LINE: message for the first use of each missing op. */
 int program_check_backend(const struct program *prog, const struct backend *be, FILE *errors);
 
-void program_free(struct program *prog);
+/* Refuse the ops that change a SCSI LUN (WRITE10, WRITE16, PROUT) unless
+ * allowed (--allow-scsi-writes): prints FILE:LINE: message for the first
+ * and returns -1. */
+int program_check_scsi_writes(const struct program *prog, bool allowed, FILE *errors);
 
-/* Statistics of one pass of client 0, found by walking the program
- * (loops expanded, numbers evaluated with the given seed). */
-struct pass_stats {
-	uint64_t ops[OP_COUNT];		/* executions of each op */
-	uint64_t total_ops;
-	uint64_t bytes_read;		/* sizes asked by read ops */
-	uint64_t bytes_written;		/* sizes of write ops */
-	uint64_t paths;			/* distinct path templates used */
-	double duration;		/* last timestamp (s), 0 if none */
-	bool truncated;			/* the pass is longer than PASS_WALK_MAX_STEPS
-					   program entries: the figures cover its start */
-};
-#define PASS_WALK_MAX_STEPS 100000000ULL
-void program_pass_stats(const struct program *prog, int nclients, uint64_t seed,
-			struct pass_stats *ps);
+void program_free(struct program *prog);
 
 /* Find the default loadfile: ./client.txt, the installed one, the source
  * tree's.  Returns NULL if none exists. */

@@ -59,3 +59,12 @@ int op_lookup(const char *word, size_t len)
 			return aliases[i].id;
 	return -1;
 }
+
+int op_overload(int id, bool path)
+{
+	for (int i = 0; i < OP_COUNT; i++)
+		if (i != id && strcmp(op_info[i].name, op_info[id].name) == 0 &&
+		    (op_info[i].args[0] == 'p') == path)
+			return i;
+	return -1;
+}

@@ -44,6 +44,7 @@ enum status_domain {
 	DOMAIN_NT,		/* NT_STATUS_* codes */
 	DOMAIN_NFS,		/* nfsstat3 */
 	DOMAIN_NLM,		/* nlm4_stats */
+	DOMAIN_SCSI,		/* SCSI status, sense key, ASC/ASCQ (scsi.h) */
 };
 
 struct op_info {
@@ -175,18 +176,39 @@ static inline int op_size_arg(int id)
 	return (id == OP_READX || id == OP_WRITEX) ? 2 : 1;
 }
 
+/* Bytes per unit of that size: SCSI lengths count logical blocks (512
+ * bytes nominally; the backends use the LUN's real block length). */
+static inline int64_t op_size_unit(int id)
+{
+	return (id >= OP_READ6 && id <= OP_WRITE16) ? 512 : 1;
+}
+
 static inline bool op_is_read(int id)
 {
-	return id == OP_READX || id == OP_SMB_READ || id == OP_READ3;
+	return id == OP_READX || id == OP_SMB_READ || id == OP_READ3 || id == OP_BLOCK_READ ||
+	       id == OP_READ6 || id == OP_READ10 || id == OP_READ16;
 }
 
 static inline bool op_is_write(int id)
 {
-	return id == OP_WRITEX || id == OP_SMB_WRITE || id == OP_WRITE3;
+	return id == OP_WRITEX || id == OP_SMB_WRITE || id == OP_WRITE3 || id == OP_BLOCK_WRITE ||
+	       id == OP_WRITE10 || id == OP_WRITE16;
 }
 
-/* Look up an op by its loadfile word; -1 if unknown. */
+/* Ops that change the data or the reservations of a SCSI LUN: refused at
+ * load time without --allow-scsi-writes. */
+static inline bool op_is_scsi_write(int id)
+{
+	return id == OP_WRITE10 || id == OP_WRITE16 || id == OP_PROUT;
+}
+
+/* Look up an op by its loadfile word; -1 if unknown.  Where two ops share
+ * the word, the first one in ops.def. */
 int op_lookup(const char *word, size_t len);
+
+/* The other op with the same word as `id` whose first argument is (path
+ * true) or is not (false) a path; -1 if there is none. */
+int op_overload(int id, bool path);
 
 static inline const char *path_text(const struct program *prog, uint32_t path)
 {

@@ -338,6 +338,8 @@ void options_parse(int argc, const char **argv)
 		  "or whose compiled program takes more than twice that", "SIZE" },
 		{ "allow-mismatch", 0, POPT_ARG_NONE, &options.allow_mismatch, 0,
 		  "status mismatches do not make the exit status non-zero", NULL },
+		{ "allow-scsi-writes", 0, POPT_ARG_NONE, &options.allow_scsi_writes, 0,
+		  "let the loadfile's SCSI writes (WRITE10, WRITE16, PROUT) change the LUN", NULL },
 		{ "show-mismatches", 0, POPT_ARG_STRING, &text.show_mismatches, 0,
 		  "print the first N status mismatches (default 10)", "N" },
 		{ "version", 'V', POPT_ARG_NONE, &show_version, 0, "print the version and exit", NULL },

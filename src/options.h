@@ -40,6 +40,7 @@ struct options {
 	int machine_readable;	/* --machine-readable */
 	int check_loadfile;	/* --check-loadfile: validate and summarize */
 	int allow_mismatch;	/* --allow-mismatch: mismatches don't fail the run */
+	int allow_scsi_writes;	/* --allow-scsi-writes: WRITE10/16, PROUT may run */
 	int show_mismatches;	/* --show-mismatches N: print the first N (default 10) */
 	int latency_report;	/* --latency: the full response-time report */
 	const char *json;	/* --json FILE ('-' stdout) */

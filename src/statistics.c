@@ -200,68 +200,112 @@ void mann_whitney_counts(size_t na, size_t nb, double *counts)
 	free(f);
 }
 
-/* Ranks of the pooled values (average ranks for ties); returns the sum of
- * the ranks of a and the tie term sum(t^3 - t). */
-static double rank_sum(const double *a, size_t na, const double *b, size_t nb, double *tie_term)
+/* The ranks of the pooled values a then b, doubled so that the average
+ * ranks of ties are integers too; returns the tie term sum(t^3 - t). */
+static double doubled_ranks(const double *a, size_t na, const double *b, size_t nb, size_t *rank2)
 {
 	size_t n = na + nb;
-	struct ranked { double v; int from_a; } *all = xmalloc(n * sizeof(*all));
-	double sum = 0;
+	struct ranked { double v; size_t at; } *all = xmalloc(n * sizeof(*all));
+	double tie_term = 0;
 
-	for (size_t i = 0; i < na; i++)
-		all[i] = (struct ranked){ a[i], 1 };
-	for (size_t i = 0; i < nb; i++)
-		all[na + i] = (struct ranked){ b[i], 0 };
+	for (size_t i = 0; i < n; i++)
+		all[i] = (struct ranked){ i < na ? a[i] : b[i - na], i };
 	qsort(all, n, sizeof(*all), cmp_double);	/* v is the first member */
-	*tie_term = 0;
 	for (size_t i = 0; i < n;) {
 		size_t k = i;
-		double rank, t;
+		double t;
 
 		while (k < n && all[k].v == all[i].v)
 			k++;
-		rank = (double)(i + 1 + k) / 2;	/* mean of ranks i+1 .. k */
 		t = (double)(k - i);
-		*tie_term += t * t * t - t;
+		tie_term += t * t * t - t;
 		for (size_t m = i; m < k; m++)
-			if (all[m].from_a)
-				sum += rank;
+			rank2[all[m].at] = i + 1 + k;	/* twice the mean of ranks i+1 .. k */
 		i = k;
 	}
 	free(all);
-	return sum;
+	return tie_term;
+}
+
+/* The exact p of a doubled rank sum s2 of na values among the pooled
+ * ranks (ties or not): count the subsets of na ranks by their sum. */
+static void exact_with_ties(const size_t *rank2, size_t na, size_t nb, size_t s2,
+			    struct test_result *r)
+{
+	size_t n = na + nb, max = 0, lo = 0, hi;
+	double *ways, total = 0, below = 0, above = 0;
+
+	for (size_t i = 0; i < n; i++)
+		max += rank2[i];
+	ways = xcalloc((na + 1) * (max + 1), sizeof(*ways));	/* ways[k * (max+1) + sum] */
+	ways[0] = 1;
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = MIN(i + 1, na); k >= 1; k--) {
+			double *to = ways + k * (max + 1), *from = ways + (k - 1) * (max + 1);
+
+			for (size_t sum = max - rank2[i] + 1; sum-- > 0;)
+				to[sum + rank2[i]] += from[sum];
+		}
+	ways += na * (max + 1);
+	while (lo < max && !ways[lo])
+		lo++;
+	hi = max;
+	while (hi > lo && !ways[hi])
+		hi--;
+	for (size_t sum = lo; sum <= hi; sum++) {
+		total += ways[sum];
+		if (sum <= s2)
+			below += ways[sum];
+		if (sum >= s2)
+			above += ways[sum];
+	}
+	r->p = MIN(1.0, 2 * MIN(below, above) / total);
+	r->min_p = lo == hi ? 1 : MIN(1.0, 2 * MIN(ways[lo], ways[hi]) / total);
+	r->exact = true;
+	free(ways - na * (max + 1));
 }
 
 void mann_whitney(const double *a, size_t na, const double *b, size_t nb, struct test_result *r)
 {
 	double n = (double)(na + nb), mn = (double)na * (double)nb, tie_term, u, mu, var;
+	size_t *rank2, s2 = 0;
 
 	memset(r, 0, sizeof(*r));
 	r->p = r->min_p = 1;
 	if (!na || !nb)
 		return;
 	r->valid = true;
-	u = rank_sum(a, na, b, nb, &tie_term) - (double)na * (double)(na + 1) / 2;
+	rank2 = xmalloc((na + nb) * sizeof(*rank2));
+	tie_term = doubled_ranks(a, na, b, nb, rank2);
+	for (size_t i = 0; i < na; i++)
+		s2 += rank2[i];
+	u = (double)s2 / 2 - (double)na * (double)(na + 1) / 2;
 	r->statistic = u;
 	r->ties = tie_term > 0;
-	if (!r->ties && na < MW_EXACT_MAX && nb < MW_EXACT_MAX) {
-		size_t len = na * nb + 1, k = (size_t)u;
-		double *c = xmalloc(len * sizeof(*c)), total = 0, below = 0, above = 0;
+	if (na < MW_EXACT_MAX && nb < MW_EXACT_MAX) {
+		if (r->ties) {
+			exact_with_ties(rank2, na, nb, s2, r);
+		} else {
+			size_t len = na * nb + 1, k = (size_t)u;
+			double *c = xmalloc(len * sizeof(*c)), total = 0, below = 0, above = 0;
 
-		mann_whitney_counts(na, nb, c);
-		for (size_t i = 0; i < len; i++) {
-			total += c[i];
-			if (i <= k)
-				below += c[i];
-			if (i >= k)
-				above += c[i];
+			mann_whitney_counts(na, nb, c);
+			for (size_t i = 0; i < len; i++) {
+				total += c[i];
+				if (i <= k)
+					below += c[i];
+				if (i >= k)
+					above += c[i];
+			}
+			r->p = MIN(1.0, 2 * MIN(below, above) / total);
+			r->min_p = MIN(1.0, 2 * c[0] / total);
+			r->exact = true;
+			free(c);
 		}
-		r->p = MIN(1.0, 2 * MIN(below, above) / total);
-		r->min_p = MIN(1.0, 2 * c[0] / total);
-		r->exact = true;
-		free(c);
+		free(rank2);
 		return;
 	}
+	free(rank2);
 	mu = mn / 2;
 	var = mn / 12 * ((n + 1) - tie_term / (n * (n - 1)));
 	if (var <= 0)

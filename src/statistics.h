@@ -57,16 +57,18 @@ struct test_result {
 	double df;		/* Welch: degrees of freedom */
 	double min_p;		/* the smallest p the test could give with these n
 				   (Mann-Whitney exact): below alpha or no verdict is possible */
-	bool exact;		/* Mann-Whitney: the exact distribution of U (no ties, small n) */
+	bool exact;		/* Mann-Whitney: the exact distribution of U (small n) */
 	bool ties;		/* Mann-Whitney: some values occur in both or several times */
 	bool valid;		/* the test could run (each side has enough values) */
 };
 
 /* Mann-Whitney U (Wilcoxon rank-sum).  U counts the pairs (a_i, b_j) with
- * a_i > b_j, ties counting 1/2.  Without ties and with both sides under
- * MW_EXACT_MAX values the p-value is exact (the distribution of U by
- * counting); otherwise the normal approximation with the tie correction
- * of the variance and a continuity correction.  Needs a value a side. */
+ * a_i > b_j, ties counting 1/2.  With both sides under MW_EXACT_MAX values
+ * the p-value is exact: the distribution of U by counting (with ties, of
+ * the rank sum over every split of the pooled average ranks, so that three
+ * equal runs a side are not taken for more evidence than they are);
+ * otherwise the normal approximation with the tie correction of the
+ * variance and a continuity correction.  Needs a value a side. */
 #define MW_EXACT_MAX 50
 void mann_whitney(const double *a, size_t na, const double *b, size_t nb, struct test_result *r);
 

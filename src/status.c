@@ -112,6 +112,38 @@ static const struct status_name nlm_names[] = {
 	S(NLM4_FBIG),
 	S(NLM4_FAILED),
 };
+
+/* SCSI status bytes and sense keys, without their SCSI_ / SCSI_SENSE_
+ * prefixes: "CHECK_CONDITION/ILLEGAL_REQUEST". */
+#define T(prefix, x) { #x, prefix##x }
+static const struct status_name scsi_names[] = {
+	T(SCSI_, GOOD),
+	T(SCSI_, CHECK_CONDITION),
+	T(SCSI_, CONDITION_MET),
+	T(SCSI_, BUSY),
+	T(SCSI_, RESERVATION_CONFLICT),
+	T(SCSI_, TASK_SET_FULL),
+	T(SCSI_, ACA_ACTIVE),
+	T(SCSI_, TASK_ABORTED),
+};
+
+static const struct status_name sense_key_names[] = {
+	T(SCSI_SENSE_, NO_SENSE),
+	T(SCSI_SENSE_, RECOVERED_ERROR),
+	T(SCSI_SENSE_, NOT_READY),
+	T(SCSI_SENSE_, MEDIUM_ERROR),
+	T(SCSI_SENSE_, HARDWARE_ERROR),
+	T(SCSI_SENSE_, ILLEGAL_REQUEST),
+	T(SCSI_SENSE_, UNIT_ATTENTION),
+	T(SCSI_SENSE_, DATA_PROTECT),
+	T(SCSI_SENSE_, BLANK_CHECK),
+	T(SCSI_SENSE_, VENDOR_SPECIFIC),
+	T(SCSI_SENSE_, COPY_ABORTED),
+	T(SCSI_SENSE_, ABORTED_COMMAND),
+	T(SCSI_SENSE_, VOLUME_OVERFLOW),
+	T(SCSI_SENSE_, MISCOMPARE),
+};
+#undef T
 #undef S
 
 static const struct status_name *domain_table(enum status_domain domain, size_t *n)
@@ -123,6 +155,9 @@ static const struct status_name *domain_table(enum status_domain domain, size_t 
 	case DOMAIN_NLM:
 		*n = ARRAY_SIZE(nlm_names);
 		return nlm_names;
+	case DOMAIN_SCSI:
+		*n = ARRAY_SIZE(scsi_names);
+		return scsi_names;
 	default:
 		*n = ARRAY_SIZE(nt_names);
 		return nt_names;
@@ -134,6 +169,84 @@ static const struct status_name *domain_table(enum status_domain domain, size_t 
 static bool word_is(const char *word, size_t len, const char *s)
 {
 	return len > 0 && s[0] == word[0] && strncmp(s, word, len) == 0 && s[len] == '\0';
+}
+
+/* 0x followed by 1 to 16 hex digits; -1 otherwise. */
+static int parse_hex(const char *word, size_t len, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (len <= 2 || len > 18 || word[0] != '0' || (word[1] != 'x' && word[1] != 'X'))
+		return -1;
+	for (size_t i = 2; i < len; i++) {
+		char c = word[i];
+		int d;
+
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			d = c - 'A' + 10;
+		else
+			return -1;
+		v = v * 16 + (uint64_t)d;
+	}
+	*out = v;
+	return 0;
+}
+
+/* A name of the table or 0x hex up to max. */
+static int parse_part(const char *word, size_t len, const struct status_name *table, size_t n,
+		      uint64_t max, uint32_t *out)
+{
+	uint64_t v;
+
+	if (parse_hex(word, len, &v) == 0) {
+		if (v > max)
+			return -1;
+		*out = (uint32_t)v;
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (word_is(word, len, table[i].name)) {
+			*out = table[i].code;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* STATUS[/KEY[/0xASCQ]]: dbench 5.0's loadfiles give the status byte in
+ * hex ("0x00", "0x18"); the sense key and ASC/ASCQ narrow a CHECK
+ * CONDITION down. */
+static int scsi_parse(const char *word, size_t len, struct expect *e)
+{
+	const char *end = word + len, *p = word, *q;
+	uint32_t status, key, ascq;
+
+	q = memchr(p, '/', len);
+	if (!q)
+		q = end;
+	if (parse_part(p, (size_t)(q - p), scsi_names, ARRAY_SIZE(scsi_names), 0xFF, &status) < 0)
+		return -1;
+	e->code = status;
+	if (q == end)
+		return 0;
+	p = q + 1;
+	q = memchr(p, '/', (size_t)(end - p));
+	if (!q)
+		q = end;
+	if (parse_part(p, (size_t)(q - p), sense_key_names, ARRAY_SIZE(sense_key_names), 0xF, &key) < 0)
+		return -1;
+	e->code = SCSI_CODE(status, key, 0) | SCSI_EXPECT_KEY;
+	if (q == end)
+		return 0;
+	p = q + 1;
+	if (parse_part(p, (size_t)(end - p), NULL, 0, 0xFFFF, &ascq) < 0)
+		return -1;
+	e->code = SCSI_CODE(status, key, ascq) | SCSI_EXPECT_KEY | SCSI_EXPECT_ASC;
+	return 0;
 }
 
 int status_parse(const char *word, size_t len, enum status_domain domain, struct expect *e)
@@ -155,26 +268,12 @@ int status_parse(const char *word, size_t len, enum status_domain domain, struct
 		return 0;
 	}
 	e->kind = EXPECT_EXACT;
+	if (domain == DOMAIN_SCSI)
+		return scsi_parse(word, len, e);
 	if (len > 2 && word[0] == '0' && (word[1] == 'x' || word[1] == 'X')) {
-		uint64_t v = 0;
+		uint64_t v;
 
-		if (len > 18)
-			return -1;
-		for (size_t i = 2; i < len; i++) {
-			char c = word[i];
-			int d;
-
-			if (c >= '0' && c <= '9')
-				d = c - '0';
-			else if (c >= 'a' && c <= 'f')
-				d = c - 'a' + 10;
-			else if (c >= 'A' && c <= 'F')
-				d = c - 'A' + 10;
-			else
-				return -1;
-			v = v * 16 + (uint64_t)d;
-		}
-		if (v > UINT32_MAX)
+		if (parse_hex(word, len, &v) < 0 || v > UINT32_MAX)
 			return -1;
 		e->code = (uint32_t)v;
 		return 0;
@@ -188,11 +287,52 @@ int status_parse(const char *word, size_t len, enum status_domain domain, struct
 	return -1;
 }
 
+static const char *table_name(const struct status_name *table, size_t n, uint32_t code)
+{
+	for (size_t i = 0; i < n; i++)
+		if (table[i].code == code)
+			return table[i].name;
+	return NULL;
+}
+
+/* STATUS[/KEY[/0xASCQ]], as much as the code holds (an expected code: as
+ * much as was given). */
+static const char *scsi_name(uint32_t code, bool expected, char *buf)
+{
+	const char *st = table_name(scsi_names, ARRAY_SIZE(scsi_names), SCSI_CODE_STATUS(code));
+	const char *key = table_name(sense_key_names, ARRAY_SIZE(sense_key_names), SCSI_CODE_KEY(code));
+	bool has_key = expected ? (code & SCSI_EXPECT_KEY) != 0 : (code & 0xFFFF0F00u) != 0;
+	bool has_ascq = expected ? (code & SCSI_EXPECT_ASC) != 0 : SCSI_CODE_ASCQ(code) != 0;
+	char stbuf[8], keybuf[8];
+	int n;
+
+	if (!st) {
+		snprintf(stbuf, sizeof(stbuf), "0x%02x", SCSI_CODE_STATUS(code));
+		st = stbuf;
+	}
+	if (!has_key && !has_ascq && st != stbuf)
+		return st;
+	if (!key) {
+		snprintf(keybuf, sizeof(keybuf), "0x%x", SCSI_CODE_KEY(code));
+		key = keybuf;
+	}
+	if (!has_key && !has_ascq)
+		n = snprintf(buf, STATUS_NAME_SIZE, "%s", st);
+	else if (!has_ascq)
+		n = snprintf(buf, STATUS_NAME_SIZE, "%s/%s", st, key);
+	else
+		n = snprintf(buf, STATUS_NAME_SIZE, "%s/%s/0x%04x", st, key, SCSI_CODE_ASCQ(code));
+	(void)n;
+	return buf;
+}
+
 const char *status_name(enum status_domain domain, uint32_t code, char *buf)
 {
 	size_t n;
 	const struct status_name *table = domain_table(domain, &n);
 
+	if (domain == DOMAIN_SCSI)
+		return scsi_name(code, false, buf);
 	for (size_t i = 0; i < n; i++)
 		if (table[i].code == code)
 			return table[i].name;
@@ -210,6 +350,8 @@ const char *expect_name(enum status_domain domain, const struct expect *e, char 
 	case EXPECT_ERROR:
 		return "ERROR";
 	default:
+		if (domain == DOMAIN_SCSI)
+			return scsi_name(e->code, true, buf);
 		return status_name(domain, e->code, buf);
 	}
 }

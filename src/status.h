@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "op.h"
+#include "scsi.h"
 
 #define NT_STATUS_OK 0x00000000u
 #define NT_STATUS_UNSUCCESSFUL 0xC0000001u
@@ -103,7 +104,8 @@
 #define NLM4_FBIG 8u
 #define NLM4_FAILED 9u
 
-/* Parse an expected status word (a name, 0x hex, SUCCESS, ERROR or *).
+/* Parse an expected status word (a name, 0x hex, SUCCESS, ERROR or *; in
+ * the SCSI domain STATUS[/KEY[/0xASCQ]], see scsi.h).
  * Returns 0, or -1 if the word is not a status of that domain. */
 int status_parse(const char *word, size_t len, enum status_domain domain, struct expect *e);
 
@@ -112,6 +114,8 @@ static inline bool status_is_success(enum status_domain domain, uint32_t code)
 {
 	if (domain == DOMAIN_NT)
 		return (code & 0xC0000000u) != 0xC0000000u;
+	if (domain == DOMAIN_SCSI)	/* GOOD or CONDITION MET */
+		return code == 0 || code == 0x04;
 	return code == 0;
 }
 
@@ -119,6 +123,8 @@ static inline bool status_matches(const struct expect *e, enum status_domain dom
 {
 	switch (e->kind) {
 	case EXPECT_EXACT:
+		if (domain == DOMAIN_SCSI)
+			return scsi_code_matches(e->code, code);
 		return code == e->code;
 	case EXPECT_ANY:
 		return true;
@@ -129,8 +135,11 @@ static inline bool status_matches(const struct expect *e, enum status_domain dom
 	}
 }
 
-/* The name of a status ("NT_STATUS_OK", "NFS3ERR_NOENT"), or its hex value
- * in buf when it has no name.  buf must hold 16 bytes. */
+/* The name of a status ("NT_STATUS_OK", "NFS3ERR_NOENT",
+ * "CHECK_CONDITION/ILLEGAL_REQUEST/0x2400"), or its hex value in buf when
+ * it has no name.  buf must hold STATUS_NAME_SIZE bytes (16 do outside the
+ * SCSI domain). */
+#define STATUS_NAME_SIZE 48
 const char *status_name(enum status_domain domain, uint32_t code, char *buf);
 
 /* The text of an expectation ("NT_STATUS_OK", "SUCCESS", "*"). */

@@ -1,13 +1,14 @@
 /*
  * fileio.c - the local file system backend (dbench).
  *
- * Every netbench op with its meaning on POSIX, making the same file-system
- * calls as dbench 4.0's fileio backend so that figures compare work for
- * work: before a path op, a stat of the path and, when that misses, a scan
- * of the parent directory comparing names case-insensitively (emulating a
- * case-insensitive server; --no-resolve turns it off); NTCreateX is open
- * plus fstat; ReadX/WriteX are pread/pwrite; Flush is fsync; LockX/UnlockX
- * are fcntl locks; QUERY_FS_INFORMATION is statfs; FIND_FIRST lists the
+ * An adapter of the netbench layer (netbench.h): its file calls with their
+ * meaning on POSIX, making the same file-system calls as dbench 4.0's
+ * fileio backend so that figures compare work for work: before a path op,
+ * a stat of the path and, when that misses, a scan of the parent directory
+ * comparing names case-insensitively (emulating a case-insensitive server;
+ * --no-resolve turns it off); open is open plus fstat; read and write are
+ * pread/pwrite; flush is fsync; locks are open-file-description locks
+ * (F_OFD_SETLK: per handle, as SMB's); statfs is statfs; list reads the
  * directory.  Each client chdirs into -D; paths are relative to it.
  *
  * Safety: the loadfile compiler already refused paths that climb out of the
@@ -35,13 +36,13 @@
 
 #include "backend.h"
 #include "client.h"
-#include "common.h"
+#include "netbench.h"
 #include "status.h"
 #include "util.h"
 
 /* fileio's own options; the file options (-s, -S, -F, ...) it shares
  * with the other file backends are the core's (BACKEND_FILES). */
-static const struct poptOption fio_options[] = {
+static const struct poptOption fileio_options[] = {
 	{ "directory", 'D', POPT_ARG_STRING, &options.directory, 0,
 	  "the directory to work in: the share root (default .)", "DIR" },
 	{ "xattr", 'x', POPT_ARG_NONE, &options.ea_enable, 0,
@@ -53,54 +54,14 @@ static const struct poptOption fio_options[] = {
 
 #define DOSATTRIB_XATTR "user.DOSATTRIB"
 
-struct fio_handle {
-	int fd;			/* -1 when not open */
-	uint8_t is_dir;		/* opened as a directory */
-	uint8_t delete_on_close;
-	struct lock_table locks;	/* byte ranges held */
-	char *path;		/* the path it was opened with */
-	size_t path_cap;
-};
-
-struct fio {
-	struct fio_handle *h;	/* program.nhandles entries */
-	uint32_t nhandles;
-	struct iobuf buf;	/* data written and read */
+/* The client's state: the netbench layer's, nothing of its own. */
+struct fileio {
+	struct nb_client nb;	/* first: the layer finds itself at c->priv */
 };
 
 /* ---- helpers ---- */
 
-static struct fio_handle *handle_of(struct client *c, const struct op *op)
-{
-	struct fio *f = c->priv;
-	struct fio_handle *h = &f->h[op->handle];
-
-	return h->fd < 0 ? NULL : h;
-}
-
-static void handle_release(struct fio_handle *h)
-{
-	if (h->fd >= 0)
-		close(h->fd);
-	h->fd = -1;
-	h->locks.n = 0;
-	h->delete_on_close = 0;
-}
-
-static void handle_set_path(struct fio_handle *h, const char *path)
-{
-	size_t n = strlen(path) + 1;
-
-	if (n > h->path_cap) {
-		char *p = realloc(h->path, n);
-
-		if (!p)
-			return;
-		h->path = p;
-		h->path_cap = n;
-	}
-	memcpy(h->path, path, n);
-}
+static const struct nb_adapter fileio_adapter;
 
 /* fsync the directory holding path (-S). */
 static void sync_parent(const char *path)
@@ -126,19 +87,18 @@ static void sync_parent(const char *path)
  * Name resolution as dbench 4.0 emulates a case-insensitive server: stat
  * the path; if it is missing, scan the parent directory for the name in
  * any case, and on a match use that spelling (same length in ASCII).
- * Returns 1 if the name exists, 0 if not; *parent_missing says whether
- * the parent directory could not be opened.
+ * Returns 1 if the name exists (its attributes in *st), 0 if not;
+ * *parent_missing says whether the parent directory could not be opened.
  */
-static int resolve(char *path, int *parent_missing)
+static int resolve(char *path, int *parent_missing, struct stat *st)
 {
-	struct stat st;
 	char *slash, *name;
 	DIR *dir;
 	struct dirent *d;
 	int found = 0;
 
 	*parent_missing = 0;
-	if (stat(path, &st) == 0)
+	if (stat(*path ? path : ".", st) == 0)
 		return 1;
 	if (errno != ENOENT) {
 		*parent_missing = errno == ENOTDIR;
@@ -166,18 +126,19 @@ static int resolve(char *path, int *parent_missing)
 		}
 	}
 	closedir(dir);
-	return found;
+	return found && stat(path, st) == 0;
 }
 
 /* Resolve unless --no-resolve; returns the parent-missing hint: 1 missing,
  * 0 present, -1 unknown. */
 static int lookup(struct client *c, char *path)
 {
+	struct stat st;
 	int pm;
 
 	if (c->opt->no_resolve)
 		return -1;
-	resolve(path, &pm);
+	resolve(path, &pm, &st);
 	return pm;
 }
 
@@ -329,10 +290,10 @@ static int check_xattrs(struct client *c)
 	return rc;
 }
 
-static int fio_setup(struct client *c)
+static int fileio_setup(struct client *c)
 {
 	const struct program *prog = c->prog;
-	struct fio *f;
+	struct fileio *f;
 	char path[PATH_MAX];
 
 	if (chdir(c->opt->directory) < 0) {
@@ -356,36 +317,22 @@ static int fio_setup(struct client *c)
 	}
 buffers:
 	f = xcalloc(1, sizeof(*f));
-	f->nhandles = prog->nhandles;
-	f->h = xcalloc(prog->nhandles ? prog->nhandles : 1, sizeof(*f->h));
-	for (uint32_t i = 0; i < prog->nhandles; i++)
-		f->h[i].fd = -1;
 	c->priv = f;
-	if (iobuf_grow(&f->buf, c->nc.rng, 1 << 16) < 0) {
-		snprintf(c->error, sizeof(c->error), "out of memory");
-		return -1;
-	}
-	return 0;
+	return nb_client_init(c, &f->nb, &fileio_adapter);
 }
 
-static void fio_teardown(struct client *c)
+static void fileio_teardown(struct client *c)
 {
-	struct fio *f = c->priv;
+	struct fileio *f = c->priv;
 
 	if (!f)
 		return;
-	for (uint32_t i = 0; i < f->nhandles; i++) {
-		handle_release(&f->h[i]);
-		lock_table_free(&f->h[i].locks);
-		free(f->h[i].path);
-	}
-	free(f->h);
-	iobuf_free(&f->buf);
+	nb_client_free(c, &f->nb);
 	free(f);
 	c->priv = NULL;
 }
 
-static int fio_remove_tree(struct client *c, const char *path)
+static int fileio_remove_tree(struct client *c, const char *path)
 {
 	int rc = remove_tree(path);
 
@@ -394,7 +341,7 @@ static int fio_remove_tree(struct client *c, const char *path)
 	return rc < 0 ? -1 : 0;
 }
 
-static int fio_exists(struct client *c, const char *path)
+static int fileio_exists(struct client *c, const char *path)
 {
 	struct stat st;
 
@@ -407,7 +354,17 @@ static int fio_exists(struct client *c, const char *path)
 	return -1;
 }
 
-/* ---- opening ---- */
+/* ---- the adapter ---- */
+
+/* The file object of a handle. */
+struct fileio_file {
+	int fd;			/* the open descriptor */
+};
+
+static inline int fd_of(const struct nb_handle *h)
+{
+	return ((const struct fileio_file *)h->file)->fd;
+}
 
 static void set_dosattrib(struct client *c, int fd)
 {
@@ -415,22 +372,21 @@ static void set_dosattrib(struct client *c, int fd)
 		fsetxattr(fd, DOSATTRIB_XATTR, "0x20", 4, 0);
 }
 
-static uint32_t open_dir(struct client *c, struct fio_handle *h, char *path, int disp, int pm,
+/* A directory: made first with NB_CREATE, then opened. */
+static uint32_t open_dir(struct client *c, struct nb_handle *h, char *path, unsigned flags, int pm,
 			 bool *created)
 {
 	struct stat st;
 	int fd;
 
-	if (disp == DISP_CREATE || disp == DISP_OPEN_IF) {
+	if (flags & NB_CREATE) {
 		if (mkdir(path, 0777) == 0) {
 			*created = true;
-		} else if (errno != EEXIST || disp == DISP_CREATE) {
+		} else if (errno != EEXIST || (flags & NB_EXCL)) {
 			if (errno == EEXIST)
 				return NT_STATUS_OBJECT_NAME_COLLISION;
 			return path_errno(errno, path, pm);
 		}
-	} else if (disp != DISP_OPEN) {
-		return NT_STATUS_INVALID_PARAMETER;
 	}
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
@@ -439,341 +395,244 @@ static uint32_t open_dir(struct client *c, struct fio_handle *h, char *path, int
 		return path_errno(errno, path, pm);
 	}
 	fstat(fd, &st);
-	handle_release(h);	/* a trace may reuse a number still open */
-	h->fd = fd;
-	h->is_dir = 1;
+	((struct fileio_file *)h->file)->fd = fd;
+	h->is_dir = true;
 	return NT_STATUS_OK;
 }
 
-static uint32_t fio_ntcreatex(struct client *c, const struct op *op)
+static uint32_t fileio_open(struct client *c, struct nb_handle *h, char *path, unsigned flags,
+			    bool *created)
 {
-	struct fio *f = c->priv;
-	struct fio_handle *h = &f->h[op->handle];
-	char *path = c->path[0];
-	uint64_t opts = (uint64_t)c->num[0];
-	int disp = (int)c->num[1], pm, fd, flags;
-	bool created = false;
+	int pm = lookup(c, path), fd, oflags;
 	struct stat st;
-	uint32_t status;
 
-	pm = lookup(c, path);
-	if (c->num[1] < 0 || c->num[1] > DISP_OVERWRITE_IF)
-		return NT_STATUS_INVALID_PARAMETER;
-	if (opts & FILE_DIRECTORY_FILE) {
-		status = open_dir(c, h, path, disp, pm, &created);
-		if (status != NT_STATUS_OK)
-			return status;
-		goto opened;
-	}
-	flags = O_RDWR | O_NOFOLLOW | O_CLOEXEC | disposition_flags(disp) |
-		(c->opt->sync_open ? O_SYNC : 0);
-	fd = open(path, flags, 0644);
-	if (fd < 0 && errno == EISDIR) {
-		if (opts & FILE_NON_DIRECTORY_FILE)
-			return NT_STATUS_FILE_IS_A_DIRECTORY;
-		if (disp != DISP_OPEN && disp != DISP_OPEN_IF)
-			return disp == DISP_CREATE ? NT_STATUS_OBJECT_NAME_COLLISION :
-						     NT_STATUS_FILE_IS_A_DIRECTORY;
-		return open_dir(c, h, path, DISP_OPEN, pm, &created);
-	}
+	if (flags & NB_DIRECTORY)
+		return open_dir(c, h, path, flags, pm, created);
+	oflags = (flags & NB_WRITE) ? ((flags & NB_READ) ? O_RDWR : O_WRONLY) : O_RDONLY;
+	oflags |= O_NOFOLLOW | O_CLOEXEC | (c->opt->sync_open ? O_SYNC : 0);
+	if (flags & NB_CREATE)
+		oflags |= O_CREAT | ((flags & NB_EXCL) ? O_EXCL : 0);
+	if (flags & NB_TRUNC)
+		oflags |= O_TRUNC;
+	fd = open(path, oflags, 0644);
 	if (fd < 0) {
+		if (errno == EISDIR)
+			return (flags & NB_ANY) && !(flags & NB_TRUNC) ?
+				       open_dir(c, h, path, 0, pm, created) :
+				       NT_STATUS_FILE_IS_A_DIRECTORY;
 		if (errno == EEXIST)
 			return NT_STATUS_OBJECT_NAME_COLLISION;
 		return path_errno(errno, path, pm);
 	}
 	fstat(fd, &st);
-	handle_release(h);	/* a trace may reuse a number still open */
-	h->fd = fd;
-	h->is_dir = 0;
-	created = (flags & O_CREAT) && st.st_size == 0;
-	if (created)
+	((struct fileio_file *)h->file)->fd = fd;
+	h->is_dir = S_ISDIR(st.st_mode);
+	*created = (oflags & O_CREAT) && st.st_size == 0;
+	if (*created)
 		set_dosattrib(c, fd);
-opened:
-	handle_set_path(h, path);
-	if (opts & FILE_DELETE_ON_CLOSE)
-		h->delete_on_close = 1;
-	if (created && c->opt->sync_dirs)
-		sync_parent(path);
 	return NT_STATUS_OK;
 }
 
-static uint32_t close_handle(struct client *c, struct fio_handle *h)
+static uint32_t fileio_close(struct client *c, struct nb_handle *h)
 {
-	if (h->delete_on_close && h->path) {
-		if (h->is_dir)
-			rmdir(h->path);
-		else
-			unlink(h->path);
-		if (c->opt->sync_dirs)
-			sync_parent(h->path);
-	}
-	if (close(h->fd) < 0) {
-		int err = errno;
+	struct fileio_file *f = h->file;
+	int rc = close(f->fd);
 
-		h->fd = -1;
-		handle_release(h);
-		return nt_from_errno(err);
-	}
-	h->fd = -1;
-	handle_release(h);
-	return NT_STATUS_OK;
+	(void)c;
+	f->fd = -1;
+	return rc < 0 ? nt_from_errno(errno) : NT_STATUS_OK;
 }
 
-static uint32_t fio_close(struct client *c, const struct op *op)
+static uint32_t fileio_read(struct client *c, struct nb_handle *h, char *buf, uint64_t offset,
+			    size_t size, size_t *got)
 {
-	struct fio_handle *h = handle_of(c, op);
+	ssize_t n = pread(fd_of(h), buf, size, (off_t)offset);
 
-	if (!h)
-		return NT_STATUS_INVALID_HANDLE;
-	return close_handle(c, h);
-}
-
-/* ---- data ---- */
-
-static uint32_t do_read(struct client *c, struct fio_handle *h, int64_t offset, int64_t size)
-{
-	struct fio *f = c->priv;
-	ssize_t n;
-
-	if (offset < 0 || size < 0)
-		return NT_STATUS_INVALID_PARAMETER;
-	if (c->opt->fake_io) {
-		c->bytes = (uint64_t)size;
-		return NT_STATUS_OK;
-	}
-	if (iobuf_grow(&f->buf, c->nc.rng, (size_t)size) < 0)
-		return NT_STATUS_INVALID_PARAMETER;
-	n = pread(h->fd, f->buf.readbuf, (size_t)size, offset);
+	(void)c;
 	if (n < 0)
-		return errno == EISDIR ? NT_STATUS_INVALID_DEVICE_REQUEST : nt_from_errno(errno);
-	if (n == 0 && size > 0)
-		return NT_STATUS_END_OF_FILE;
-	c->bytes = (uint64_t)n;
-	if (c->writepattern &&
-	    !iobuf_pattern_ok(&f->buf, f->buf.readbuf, (uint64_t)offset, (size_t)n))
-		return NT_STATUS_FILE_CORRUPT_ERROR;
-	return NT_STATUS_OK;
-}
-
-static uint32_t do_write(struct client *c, struct fio_handle *h, int64_t offset, int64_t size)
-{
-	struct fio *f = c->priv;
-	const char *src;
-	struct stat st;
-	ssize_t n;
-
-	if (offset < 0 || size < 0)
-		return NT_STATUS_INVALID_PARAMETER;
-	if (c->opt->fake_io) {
-		c->bytes = (uint64_t)size;
-		return NT_STATUS_OK;
-	}
-	if (iobuf_grow(&f->buf, c->nc.rng, (size_t)size) < 0)
-		return NT_STATUS_INVALID_PARAMETER;
-	if (c->opt->one_byte_write_fix && size == 1 && fstat(h->fd, &st) == 0 && offset >= st.st_size) {
-		/* a client extending a file by writing its last byte */
-		if (ftruncate(h->fd, offset + 1) < 0)
-			return nt_from_errno(errno);
-		c->bytes = 1;
-		return NT_STATUS_OK;
-	}
-	src = iobuf_source(&f->buf, c->writepattern, (uint64_t)offset);
-	n = pwrite(h->fd, src, (size_t)size, offset);
-	if (n < 0)
-		return errno == EBADF && h->is_dir ? NT_STATUS_INVALID_DEVICE_REQUEST : nt_from_errno(errno);
-	c->bytes = (uint64_t)n;
-	if (c->opt->do_fsync && fsync(h->fd) < 0)
 		return nt_from_errno(errno);
-	if (c->opt->stat_check && (fstat(h->fd, &st) < 0 || st.st_size < offset + n))
-		return NT_STATUS_FILE_INVALID;
+	*got = (size_t)n;
 	return NT_STATUS_OK;
 }
 
-static uint32_t fio_readx(struct client *c, const struct op *op)
+static uint32_t fileio_write(struct client *c, struct nb_handle *h, const char *buf,
+			     uint64_t offset, size_t size, size_t *done)
 {
-	struct fio_handle *h = handle_of(c, op);
+	ssize_t n = pwrite(fd_of(h), buf, size, (off_t)offset);
 
-	if (!h)
-		return NT_STATUS_INVALID_HANDLE;
-	return do_read(c, h, c->num[1], c->num[2]);
+	(void)c;
+	if (n < 0)
+		return nt_from_errno(errno);
+	*done = (size_t)n;
+	return NT_STATUS_OK;
 }
 
-static uint32_t fio_writex(struct client *c, const struct op *op)
+static uint32_t fileio_truncate(struct client *c, struct nb_handle *h, uint64_t size)
 {
-	struct fio_handle *h = handle_of(c, op);
-
-	if (!h)
-		return NT_STATUS_INVALID_HANDLE;
-	return do_write(c, h, c->num[1], c->num[2]);
+	(void)c;
+	return ftruncate(fd_of(h), (off_t)size) < 0 ? nt_from_errno(errno) : NT_STATUS_OK;
 }
 
-static uint32_t fio_flush(struct client *c, const struct op *op)
+static uint32_t fileio_flush(struct client *c, struct nb_handle *h)
 {
-	struct fio_handle *h = handle_of(c, op);
-
-	if (!h)
-		return NT_STATUS_INVALID_HANDLE;
-	return fsync(h->fd) < 0 ? nt_from_errno(errno) : NT_STATUS_OK;
+	(void)c;
+	return fsync(fd_of(h)) < 0 ? nt_from_errno(errno) : NT_STATUS_OK;
 }
 
-/* ---- locks ---- */
+static uint32_t fileio_fstat(struct client *c, struct nb_handle *h, struct nb_stat *sb)
+{
+	struct stat st;
+	char attr[32];
 
-static int set_lock(int fd, short type, uint64_t offset, uint64_t length)
+	if (fstat(fd_of(h), &st) < 0)
+		return nt_from_errno(errno);
+	if (c->opt->ea_enable && c->op && c->op->id == OP_QFILEINFO)
+		fgetxattr(fd_of(h), DOSATTRIB_XATTR, attr, sizeof(attr));
+	sb->is_dir = S_ISDIR(st.st_mode);
+	sb->size = (uint64_t)st.st_size;
+	return NT_STATUS_OK;
+}
+
+static uint32_t fileio_stat(struct client *c, char *path, struct nb_stat *sb)
+{
+	struct stat st;
+	char attr[32];
+
+	if (!c->opt->no_resolve) {
+		int pm;
+
+		if (!resolve(path, &pm, &st))
+			return not_found(path, pm);
+	} else if (stat(*path ? path : ".", &st) < 0) {
+		return path_errno(errno, path, -1);
+	}
+	if (c->opt->ea_enable && c->op && c->op->id == OP_QPATHINFO)
+		getxattr(path, DOSATTRIB_XATTR, attr, sizeof(attr));
+	sb->is_dir = S_ISDIR(st.st_mode);
+	sb->size = (uint64_t)st.st_size;
+	return NT_STATUS_OK;
+}
+
+static uint32_t fileio_set_info(struct client *c, struct nb_handle *h, int level)
+{
+	struct stat st;
+
+	if (fstat(fd_of(h), &st) < 0)
+		return nt_from_errno(errno);
+	if (level == 1004 || level == 1) {	/* times and attributes */
+		if (futimens(fd_of(h), NULL) < 0)
+			return nt_from_errno(errno);
+		set_dosattrib(c, fd_of(h));
+	}
+	return NT_STATUS_OK;
+}
+
+/*
+ * Byte-range locks: open-file-description locks, which belong to the
+ * descriptor like an SMB lock to its handle (POSIX process locks would
+ * let the clients of one process never conflict, and drop every lock of
+ * the file at any close).  A lock of length 0 locks nothing (for fcntl
+ * it would mean "to the end of the file"); a range past what off_t holds
+ * is cut there.
+ */
+static int ofd_lock(int fd, short type, uint64_t offset, uint64_t length)
 {
 	struct flock fl = {
 		.l_type = type,
 		.l_whence = SEEK_SET,
-		.l_start = (off_t)offset,
-		.l_len = (off_t)length,
 	};
 
-	return fcntl(fd, F_SETLK, &fl);
+	if (length == 0)
+		return 0;
+	if (offset > (uint64_t)INT64_MAX)
+		return 0;	/* wholly past what the kernel can lock */
+	if (length > (uint64_t)INT64_MAX - offset)
+		length = (uint64_t)INT64_MAX - offset;
+	fl.l_start = (off_t)offset;
+	fl.l_len = (off_t)length;
+	return fcntl(fd, F_OFD_SETLK, &fl);
 }
 
-static uint32_t fio_lockx(struct client *c, const struct op *op)
+static uint32_t fileio_lock(struct client *c, struct nb_handle *h, uint64_t offset, uint64_t length)
 {
-	struct fio_handle *h = handle_of(c, op);
-	uint64_t offset = (uint64_t)c->num[1], length = (uint64_t)c->num[2];
-
-	if (!h)
-		return NT_STATUS_INVALID_HANDLE;
-	if (c->num[1] < 0 || c->num[2] < 0)
-		return NT_STATUS_INVALID_LOCK_RANGE;
-	if (lock_table_overlaps(&h->locks, offset, length))
-		return NT_STATUS_LOCK_NOT_GRANTED;	/* SMB locks don't stack */
-	if (set_lock(h->fd, F_WRLCK, offset, length) < 0)
-		return errno == EAGAIN || errno == EACCES ? NT_STATUS_LOCK_NOT_GRANTED : nt_from_errno(errno);
-	if (!lock_table_add(&h->locks, offset, length)) {
-		set_lock(h->fd, F_UNLCK, offset, length);
-		return NT_STATUS_NO_MEMORY;
-	}
-	return NT_STATUS_OK;
-}
-
-static uint32_t fio_unlockx(struct client *c, const struct op *op)
-{
-	struct fio_handle *h = handle_of(c, op);
-	uint64_t offset = (uint64_t)c->num[1], length = (uint64_t)c->num[2];
-	int rc;
-
-	if (!h)
-		return NT_STATUS_INVALID_HANDLE;
-	rc = set_lock(h->fd, F_UNLCK, offset, length);
-	if (!lock_table_remove(&h->locks, offset, length))
-		return NT_STATUS_RANGE_NOT_LOCKED;
-	return rc < 0 ? nt_from_errno(errno) : NT_STATUS_OK;
-}
-
-/* ---- metadata ---- */
-
-static uint32_t fio_qpathinfo(struct client *c, const struct op *op)
-{
-	char *path = c->path[0];
-	struct stat st;
-	char attr[32];
-
-	(void)op;
-	if (!c->opt->no_resolve) {
-		int pm;
-
-		if (!resolve(path, &pm))
-			return not_found(path, pm);
-	} else if (stat(path, &st) < 0) {
-		return path_errno(errno, path, -1);
-	}
-	if (c->opt->ea_enable)
-		getxattr(path, DOSATTRIB_XATTR, attr, sizeof(attr));
-	return NT_STATUS_OK;
-}
-
-static uint32_t fio_qfileinfo(struct client *c, const struct op *op)
-{
-	struct fio_handle *h = handle_of(c, op);
-	struct stat st;
-	char attr[32];
-
-	if (!h)
-		return NT_STATUS_INVALID_HANDLE;
-	if (fstat(h->fd, &st) < 0)
-		return nt_from_errno(errno);
-	if (c->opt->ea_enable)
-		fgetxattr(h->fd, DOSATTRIB_XATTR, attr, sizeof(attr));
-	return NT_STATUS_OK;
-}
-
-static uint32_t fio_sfileinfo(struct client *c, const struct op *op)
-{
-	struct fio_handle *h = handle_of(c, op);
-	struct stat st;
-
-	if (!h)
-		return NT_STATUS_INVALID_HANDLE;
-	if (fstat(h->fd, &st) < 0)
-		return nt_from_errno(errno);
-	switch (c->num[1]) {
-	case 1004:	/* FileBasicInformation: times and attributes */
-	case 1:		/* SMB_INFO_STANDARD */
-		if (futimens(h->fd, NULL) < 0)
-			return nt_from_errno(errno);
-		set_dosattrib(c, h->fd);
-		break;
-	case 1013:	/* FileDispositionInformation: delete on close */
-		h->delete_on_close = 1;
-		break;
-	default:
-		break;
-	}
-	return NT_STATUS_OK;
-}
-
-static uint32_t fio_qfsinfo(struct client *c, const struct op *op)
-{
-	struct statfs sfs;
-
 	(void)c;
-	(void)op;
-	return statfs(".", &sfs) < 0 ? nt_from_errno(errno) : NT_STATUS_OK;
+	if (ofd_lock(fd_of(h), F_WRLCK, offset, length) < 0)
+		return errno == EAGAIN || errno == EACCES ? NT_STATUS_LOCK_NOT_GRANTED :
+							    nt_from_errno(errno);
+	return NT_STATUS_OK;
 }
 
-static uint32_t fio_find_first(struct client *c, const struct op *op)
+static uint32_t fileio_unlock(struct client *c, struct nb_handle *h, uint64_t offset,
+			      uint64_t length)
 {
-	char *path = c->path[0];
-	char *slash, *pattern;
-	DIR *dir;
+	(void)c;
+	return ofd_lock(fd_of(h), F_UNLCK, offset, length) < 0 ? nt_from_errno(errno) :
+								  NT_STATUS_OK;
+}
+
+static uint32_t fileio_list(struct client *c, char *dirpath, char *full, nb_list_fn fn, void *arg)
+{
+	int pm = lookup(c, full);
+	DIR *dir = opendir(*dirpath ? dirpath : ".");
 	struct dirent *d;
-	uint64_t matches = 0;
+	struct stat st;
 
-	(void)op;
-	lookup(c, path);
-	slash = strrchr(path, '/');
-	if (slash) {
-		*slash = '\0';
-		pattern = slash + 1;
-		dir = opendir(path);
-	} else {
-		pattern = path;
-		dir = opendir(".");
-	}
 	if (!dir) {
-		int err = errno;
-
-		return err == ENOENT || err == ENOTDIR ? NT_STATUS_OBJECT_PATH_NOT_FOUND : nt_from_errno(err);
+		if (dirpath != full && (errno == ENOENT || errno == ENOTDIR))
+			return NT_STATUS_OBJECT_PATH_NOT_FOUND;	/* the pattern's directory */
+		if (errno == ENOTDIR && stat(dirpath, &st) == 0)
+			return NT_STATUS_NOT_A_DIRECTORY;
+		return path_errno(errno, dirpath, pm);
 	}
 	while ((d = readdir(dir)))
-		if (!is_dot(d->d_name) && wildcard_match(pattern, d->d_name))
-			matches++;
+		fn(arg, d->d_name);
 	closedir(dir);
-	return matches ? NT_STATUS_OK : NT_STATUS_NO_SUCH_FILE;
+	return NT_STATUS_OK;
 }
 
-static uint32_t fio_rename(struct client *c, const struct op *op)
+static uint32_t fileio_mkdir(struct client *c, char *path)
 {
-	char *from = c->path[0], *to = c->path[1];
+	int pm = lookup(c, path);
+
+	if (mkdir(path, 0777) < 0)
+		return errno == EEXIST ? NT_STATUS_OBJECT_NAME_COLLISION : path_errno(errno, path, pm);
+	return NT_STATUS_OK;
+}
+
+static uint32_t fileio_rmdir(struct client *c, char *path)
+{
+	int pm = lookup(c, path);
+	struct stat st;
+
+	if (rmdir(path) < 0) {
+		if (errno == ENOTEMPTY || errno == EEXIST)
+			return NT_STATUS_DIRECTORY_NOT_EMPTY;
+		if (errno == ENOTDIR && lstat(path, &st) == 0)
+			return NT_STATUS_NOT_A_DIRECTORY;
+		return path_errno(errno, path, pm);
+	}
+	return NT_STATUS_OK;
+}
+
+static uint32_t fileio_unlink(struct client *c, char *path)
+{
+	int pm = lookup(c, path);
+	struct stat st;
+
+	if (unlink(path) < 0) {
+		if ((errno == EISDIR || errno == EPERM) && lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			return NT_STATUS_FILE_IS_A_DIRECTORY;
+		return path_errno(errno, path, pm);
+	}
+	return NT_STATUS_OK;
+}
+
+static uint32_t fileio_rename(struct client *c, char *from, char *to)
+{
 	int pm = lookup(c, from);
 	struct stat st;
 	int rc;
 
-	(void)op;
 	lookup(c, to);
 	rc = renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
 	if (rc < 0 && errno == EINVAL) {
@@ -791,201 +650,63 @@ static uint32_t fio_rename(struct client *c, const struct op *op)
 			return NT_STATUS_OBJECT_PATH_NOT_FOUND;	/* the target's directory */
 		return path_errno(err, from, pm);
 	}
-	if (c->opt->sync_dirs)
-		sync_parent(to);
 	return NT_STATUS_OK;
 }
 
-static uint32_t fio_unlink(struct client *c, const struct op *op)
+static uint32_t fileio_deltree(struct client *c, char *path)
 {
-	char *path = c->path[0];
-	int pm = lookup(c, path);
+	int rc = remove_tree(path);
 
-	(void)op;
-	if (unlink(path) < 0) {
-		if (errno == EISDIR || errno == EPERM) {
-			struct stat st;
-
-			if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
-				return NT_STATUS_FILE_IS_A_DIRECTORY;
-		}
-		return path_errno(errno, path, pm);
-	}
-	if (c->opt->sync_dirs)
-		sync_parent(path);
-	return NT_STATUS_OK;
+	(void)c;
+	return rc < 0 ? nt_from_errno(-rc) : NT_STATUS_OK;
 }
 
-static uint32_t fio_mkdir(struct client *c, const struct op *op)
+static uint32_t fileio_statfs(struct client *c)
 {
-	char *path = c->path[0];
-	int pm = lookup(c, path);
-	struct stat st;
+	struct statfs sfs;
 
-	(void)op;
-	if (mkdir(path, 0777) < 0) {
-		if (errno == EEXIST)	/* as dbench: an existing directory is fine */
-			return stat(path, &st) == 0 && S_ISDIR(st.st_mode) ? NT_STATUS_OK :
-									    NT_STATUS_OBJECT_NAME_COLLISION;
-		return path_errno(errno, path, pm);
-	}
-	if (c->opt->sync_dirs)
-		sync_parent(path);
-	return NT_STATUS_OK;
+	(void)c;
+	return statfs(".", &sfs) < 0 ? nt_from_errno(errno) : NT_STATUS_OK;
 }
 
-static uint32_t fio_rmdir(struct client *c, const struct op *op)
+static void fileio_sync_dir(struct client *c, const char *path)
 {
-	char *path = c->path[0];
-	int pm = lookup(c, path);
-
-	(void)op;
-	if (rmdir(path) < 0) {
-		if (errno == ENOTEMPTY || errno == EEXIST)
-			return NT_STATUS_DIRECTORY_NOT_EMPTY;
-		if (errno == ENOTDIR) {
-			struct stat st;
-
-			if (lstat(path, &st) == 0)
-				return NT_STATUS_NOT_A_DIRECTORY;
-		}
-		return path_errno(errno, path, pm);
-	}
-	if (c->opt->sync_dirs)
-		sync_parent(path);
-	return NT_STATUS_OK;
+	(void)c;
+	sync_parent(path);
 }
 
-static uint32_t fio_deltree(struct client *c, const struct op *op)
-{
-	int rc;
-
-	(void)op;
-	rc = remove_tree(c->path[0]);
-	if (rc < 0)
-		return nt_from_errno(-rc);
-	if (c->opt->sync_dirs)
-		sync_parent(c->path[0]);
-	return NT_STATUS_OK;
-}
-
-/* ---- the plain SMB ops: files named by path ---- */
-
-static uint32_t fio_smb_open(struct client *c, const struct op *op)
-{
-	struct fio *f = c->priv;
-	struct fio_handle *h = &f->h[op->handle];
-	char *path = c->path[0];
-	uint64_t fl = (uint64_t)c->num[0];
-	int flags = O_NOFOLLOW | O_CLOEXEC | smb_open_flags(fl), pm, fd;
-
-	pm = lookup(c, path);
-	if (c->opt->sync_open)
-		flags |= O_SYNC;
-	fd = open(path, flags, 0644);
-	if (fd < 0) {
-		if (errno == EEXIST)
-			return NT_STATUS_OBJECT_NAME_COLLISION;
-		return path_errno(errno, path, pm);
-	}
-	handle_release(h);
-	h->fd = fd;
-	h->is_dir = 0;
-	handle_set_path(h, path);
-	return NT_STATUS_OK;
-}
-
-static uint32_t fio_smb_close(struct client *c, const struct op *op)
-{
-	return fio_close(c, op);
-}
-
-static uint32_t fio_smb_read(struct client *c, const struct op *op)
-{
-	struct fio_handle *h = handle_of(c, op);
-
-	if (!h)
-		return NT_STATUS_INVALID_HANDLE;
-	return do_read(c, h, c->num[0], c->num[1]);
-}
-
-static uint32_t fio_smb_write(struct client *c, const struct op *op)
-{
-	struct fio_handle *h = handle_of(c, op);
-
-	if (!h)
-		return NT_STATUS_INVALID_HANDLE;
-	return do_write(c, h, c->num[0], c->num[1]);
-}
-
-static uint32_t fio_smb_readdir(struct client *c, const struct op *op)
-{
-	char *path = c->path[0];
-	int pm = lookup(c, path);
-	DIR *dir = opendir(*path ? path : ".");
-	struct stat st;
-
-	(void)op;
-	if (!dir) {
-		if (errno == ENOTDIR && stat(path, &st) == 0)
-			return NT_STATUS_NOT_A_DIRECTORY;
-		return path_errno(errno, path, pm);
-	}
-	while (readdir(dir))
-		;
-	closedir(dir);
-	return NT_STATUS_OK;
-}
-
-static uint32_t fio_smb_stat(struct client *c, const struct op *op)
-{
-	char *path = c->path[0];
-	struct stat st;
-
-	(void)op;
-	if (!c->opt->no_resolve) {
-		int pm;
-
-		if (!resolve(path, &pm))
-			return not_found(path, pm);
-		return NT_STATUS_OK;
-	}
-	return stat(*path ? path : ".", &st) < 0 ? path_errno(errno, path, -1) : NT_STATUS_OK;
-}
+static const struct nb_adapter fileio_adapter = {
+	.file_size = sizeof(struct fileio_file),
+	.open = fileio_open,
+	.close = fileio_close,
+	.read = fileio_read,
+	.write = fileio_write,
+	.truncate = fileio_truncate,
+	.flush = fileio_flush,
+	.fstat = fileio_fstat,
+	.stat = fileio_stat,
+	.set_info = fileio_set_info,
+	.lock = fileio_lock,
+	.unlock = fileio_unlock,
+	.list = fileio_list,
+	.mkdir = fileio_mkdir,
+	.rmdir = fileio_rmdir,
+	.unlink = fileio_unlink,
+	.rename = fileio_rename,
+	.remove_tree = fileio_deltree,
+	.statfs = fileio_statfs,
+	.sync_dir = fileio_sync_dir,
+};
 
 const struct backend fileio_backend = {
 	.abi = BACKEND_ABI,
 	.name = "fileio",
 	.description = "the local file system under -D",
 	.flags = BACKEND_DIRECTORY | BACKEND_FILES,
-	.options = fio_options,
-	.setup = fio_setup,
-	.teardown = fio_teardown,
-	.remove_tree = fio_remove_tree,
-	.exists = fio_exists,
-	.op = {
-		[OP_NTCREATEX] = fio_ntcreatex,
-		[OP_CLOSE] = fio_close,
-		[OP_RENAME] = fio_rename,
-		[OP_UNLINK] = fio_unlink,
-		[OP_DELTREE] = fio_deltree,
-		[OP_MKDIR] = fio_mkdir,
-		[OP_RMDIR] = fio_rmdir,
-		[OP_QPATHINFO] = fio_qpathinfo,
-		[OP_QFILEINFO] = fio_qfileinfo,
-		[OP_QFSINFO] = fio_qfsinfo,
-		[OP_SFILEINFO] = fio_sfileinfo,
-		[OP_FIND_FIRST] = fio_find_first,
-		[OP_WRITEX] = fio_writex,
-		[OP_READX] = fio_readx,
-		[OP_LOCKX] = fio_lockx,
-		[OP_UNLOCKX] = fio_unlockx,
-		[OP_FLUSH] = fio_flush,
-		[OP_SMB_OPEN] = fio_smb_open,
-		[OP_SMB_CLOSE] = fio_smb_close,
-		[OP_SMB_READ] = fio_smb_read,
-		[OP_SMB_WRITE] = fio_smb_write,
-		[OP_SMB_READDIR] = fio_smb_readdir,
-		[OP_SMB_STAT] = fio_smb_stat,
-	},
+	.options = fileio_options,
+	.setup = fileio_setup,
+	.teardown = fileio_teardown,
+	.remove_tree = fileio_remove_tree,
+	.exists = fileio_exists,
+	.op = { NB_OPS },
 };

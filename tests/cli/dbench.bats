@@ -214,6 +214,37 @@ L
 	[[ "$output" =~ Files\ touched:\ +[0-9]+\ distinct\ paths ]]
 }
 
+# The pass figures come from the client interpreter itself (on the null
+# backend), so they are what a run does: the random sizes after a
+# RANDOMSTRING are drawn as the client draws them.
+@test "--check-loadfile and the JSON per-pass figures are what one pass moves" {
+	cat > "$T/drift.load" <<'EOF2'
+RANDOMSTRING 0 "[a-z][a-z][a-z]"
+NTCreateX "\clients\client1\f$0" 0x40 0x2 1 *
+LOOP 20
+WriteX 1 +0 *%4096+1 -1 *
+ReadX 1 *%8192 *%2048+1 -1 *
+ENDLOOP
+WAITSP 1 1
+SLEEP 100000
+0.25 Close 1 *
+EOF2
+	run_dbench -B null --run-once --seed 7 -c "$T/drift.load" --json "$T/r.json" 2
+	[ "$status" -eq 0 ]
+	# client 0's pass against what clients 0 and 1 moved: compare client 0's
+	read -r per_pass ops <<<"$(jq -r '[.loadfile.bytes_written_per_pass + .loadfile.bytes_read_per_pass, .loadfile.ops_per_pass] | @tsv' "$T/r.json")"
+	run_dbench -B null --run-once --seed 7 -c "$T/drift.load" --json "$T/r1.json" 1
+	[ "$status" -eq 0 ]
+	[ "$(jq '.results.bytes' "$T/r1.json")" -eq "$per_pass" ]
+	[ "$(jq '.results.ops' "$T/r1.json")" -eq "$ops" ]
+	[ "$ops" -eq 42 ]
+	run_dbench --check-loadfile --seed 7 -c "$T/drift.load" 2
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ Bytes\ written:\ +$(jq '.loadfile.bytes_written_per_pass' "$T/r.json")\  ]]
+	[[ "$output" =~ Bytes\ read:\ +$(jq '.loadfile.bytes_read_per_pass' "$T/r.json")\  ]]
+	[[ "$output" == *"Duration:       0.250 sec"* ]]
+}
+
 @test "--per-client-results shows each client" {
 	run_dbench -D "$T/d" -t 3 --per-client-results 2
 	[ "$status" -eq 0 ]
@@ -364,6 +395,54 @@ L
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"passes per client 3..3 (12 in all)"* ]]
 	[[ "$output" == *"Operations 96240 in"* ]]
+}
+
+# Byte-range locks on fileio are SMB's: per handle, across clients, in one
+# process or several.  Client c holds [4c, 4c+4) on handle 1; an unlock of
+# a range it does not hold (byte 4c+1) must not release that byte; then
+# each client probes the other's byte.  $1: lines run before the probe.
+lock_loadfile() {
+	{
+		cat <<'L'
+Mkdir "\lk" *
+NTCreateX "\lk\f" 0x40 0x3 1 NT_STATUS_OK
+LockX 1 child+child+child+child 4 NT_STATUS_OK
+UnlockX 1 child+child+child+child+1 1 NT_STATUS_RANGE_NOT_LOCKED
+L
+		printf '%s\n' "$1"
+		cat <<'L'
+SETSP 1
+WAITSP child+1 1
+LockX 1 5-child-child-child-child 1 NT_STATUS_LOCK_NOT_GRANTED
+SETSP 2
+WAITSP child+1 2
+Close 1 NT_STATUS_OK
+L
+	} > "$T/locks.txt"
+}
+
+@test "fileio locks: an unlock of a range not held releases nothing" {
+	lock_loadfile ""
+	run_dbench -c "$T/locks.txt" -D "$T/d" --run-once --show-mismatches=10 2
+	echo "$output"; echo "$stderr"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Operations 12 in"*", 0 mismatches,"* ]]
+	assert_empty_target
+}
+
+# Open-file-description locks, not POSIX process locks: two clients of one
+# process conflict; closing another handle on the file keeps the lock; a
+# lock of length 0 locks nothing (not "to the end of the file").
+@test "fileio locks: per handle, not per process (clients of one process, close, length 0)" {
+	lock_loadfile 'NTCreateX "\lk\f" 0x40 0x1 2 NT_STATUS_OK
+Close 2 NT_STATUS_OK
+LockX 1 child+100 0 NT_STATUS_OK
+LockX 1 1000+child 1 NT_STATUS_OK'
+	run_dbench -c "$T/locks.txt" -D "$T/d" --run-once --show-mismatches=10 --clients-per-process 2 1
+	echo "$output"; echo "$stderr"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Operations 20 in"*", 0 mismatches,"* ]]
+	assert_empty_target
 }
 
 @test "WRITEPATTERN data reads back verified; SMB lock semantics on fileio" {

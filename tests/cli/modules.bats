@@ -48,6 +48,7 @@ need_testmod() {
 		case $name in
 		smb) grep -q '^libsmbclient\.so' <<<"$libs" ;;
 		nfs) grep -q '^libnfs\.so' <<<"$libs" ;;
+		iscsi) grep -q '^libiscsi\.so' <<<"$libs" ;;
 		esac
 	done
 }

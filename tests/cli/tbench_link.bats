@@ -104,10 +104,13 @@ run_client() {
 	run ip netns exec "$NS_CLI" "$TBENCH" "$@"
 }
 
-# Bytes the client's end of the link sent and received.
+# Bytes the client's end of the link sent and received.  (Sums of byte
+# counts pass 2^31: mawk, Debian's awk, prints those as 2.5e+09 with
+# `print` and clamps them with %d, so they are printed with %.0f.)
 link_bytes() {
 	local dir=/sys/class/net/$VETH_CLI/statistics
-	ip netns exec "$NS_CLI" cat "$dir/rx_bytes" "$dir/tx_bytes" | awk '{ s += $1 } END { print s }'
+	ip netns exec "$NS_CLI" cat "$dir/rx_bytes" "$dir/tx_bytes" |
+		awk '{ s += $1 } END { printf "%.0f\n", s }'
 }
 
 # assert_sane_run NCLIENTS: exit 0, no mismatch, the classic ops of the
@@ -135,7 +138,7 @@ assert_crossed_link() {
 	[ -z "$(grep ': connected' "$T/srv.log" | grep -Ev "\]: \[?$peer\]?:[0-9]+: connected")" ]
 	wire=$(($(link_bytes) - before))
 	served=$(sed -n 's/.* \([0-9]*\) bytes in, \([0-9]*\) bytes out$/\1 \2/p' "$T/srv.log" |
-		awk '{ s += $1 + $2 } END { print s + 0 }')
+		awk '{ s += $1 + $2 } END { printf "%.0f\n", s }')
 	echo "link carried $wire bytes; the server read and wrote $served; window $MBS MB/sec x 3 s"
 	[ "$served" -gt 0 ]
 	[ "$wire" -ge "$served" ]

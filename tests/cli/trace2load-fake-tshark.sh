@@ -11,7 +11,11 @@
 #   T2L_FAKE_KILL    then kill itself with this signal
 #   T2L_FAKE_STATUS  exit status (default 0)
 #
+# The first pass, which only reads the portmapper's replies (-T fields),
+# gets nothing.
+#
 # Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
+case " $* " in *" -T fields "*) exit 0 ;; esac
 [ -n "$T2L_FAKE_ARGS" ] && printf '%s\n' "$@" >"$T2L_FAKE_ARGS"
 [ -n "$T2L_FAKE_STDERR" ] && printf '%s\n' "$T2L_FAKE_STDERR" >&2
 [ -n "$T2L_FAKE_JSON" ] && cat "$T2L_FAKE_JSON"

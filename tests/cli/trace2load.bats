@@ -427,6 +427,19 @@ TEST4 "/clients/client1/f" 0 10 NLM4_GRANTED
 UNLOCK4 "/clients/client1/f" 100 100 NLM4_GRANTED
 UNLOCK4 "/clients/client1/f" 0 100 NLM4_GRANTED
 EOF
+	# NLM listens where the portmapper says, and the client calls from a
+	# reserved port: on one that tshark knows as another protocol's (853,
+	# DNS over TLS), the calls are still found, through the portmapper's
+	# reply in the capture.
+	nlmport=$(nfs_ns_exec rpcinfo -p 127.0.0.1 | awk '$1 == 100021 && $2 == 4 && $3 == "tcp" { print $4; exit }')
+	[ -n "$nlmport" ]
+	cport=$(tshark -r "$T/nlm.pcapng" -n -T fields -e tcp.srcport \
+		-Y "tcp.dstport == $nlmport && tcp.flags.syn == 1 && tcp.flags.ack == 0" 2>/dev/null | head -1)
+	[ -n "$cport" ]
+	python3 "$DBENCH_SRCDIR/tests/cli/trace2load-repoint.py" "$T/nlm.pcapng" "$T/nlm853.pcapng" "$cport" 853
+	run "$T2L" --nfs-port 20048 --root /export/clients/client0 --zero-timestamps -o "$T/rt853.load" "$T/nlm853.pcapng"
+	[ "$status" -eq 0 ]
+	grep -v '^#' "$T/rt853.load" | grep -E '^(LOCK4|TEST4|UNLOCK4) ' | diff "$T/got" -
 	nfs_stop
 	NFS_ENABLE_NLM=1 srv_start_or_skip nfs_ns_start
 	run nfs_ns_exec "$DBENCH" -B nfs --server 127.0.0.1 --export /export --enable-nlm --run-once \

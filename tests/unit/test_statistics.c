@@ -173,43 +173,74 @@ static void test_mw_exact(void **state)
 	assert_false(r.valid);
 }
 
-static void test_mw_normal(void **state)
+static void test_mw_ties(void **state)
 {
+	/* exact with ties: every split of the pooled average ranks, checked by
+	 * enumerating the 1716 splits */
 	const double a[] = { 1, 2, 2, 3, 3, 3, 5 }, b[] = { 3, 4, 4, 5, 6, 6 };
+	const double hi[] = { 20, 20, 20 }, lo[] = { 10, 10, 10 };
+	const double x[] = { 20.05, 20.05, 20.06 }, y[] = { 20.05, 20.04, 20.04 };
 	const double same[] = { 4, 4, 4 };
 	double big_a[60], big_b[60];
 	struct test_result r;
 
 	(void)state;
-	/* ties: average ranks, the tie-corrected variance, continuity correction */
 	mann_whitney(a, 7, b, 6, &r);
-	assert_true(r.valid && r.ties && !r.exact);
+	assert_true(r.valid && r.ties && r.exact);
 	assert_close(r.statistic, 5, 0);
-	assert_close(r.p, 0.0239371062185, 1e-10);
+	assert_close(r.p, 0.019813519813519812, 1e-12);
+
+	/* three equal runs a side are no more evidence than three distinct ones */
+	mann_whitney(hi, 3, lo, 3, &r);
+	assert_true(r.ties && r.exact);
+	assert_close(r.statistic, 9, 0);
+	assert_close(r.p, 0.1, 1e-12);
+	assert_close(r.min_p, 0.1, 1e-12);
+	mann_whitney(x, 3, y, 3, &r);
+	assert_close(r.statistic, 8, 0);
+	assert_close(r.p, 0.3, 1e-12);
 
 	mann_whitney(same, 3, same, 3, &r);	/* nothing to rank */
 	assert_close(r.p, 1, 0);
+	assert_close(r.min_p, 1, 0);
 	assert_close(r.statistic, 4.5, 0);
 
-	/* large samples: the normal approximation, close to the exact p */
+	/* 50 or more a side: the normal approximation with the tie-corrected
+	 * variance and a continuity correction (computed by the formula) */
+	for (int i = 0; i < 60; i++) {
+		big_a[i] = i % 10;
+		big_b[i] = i % 10 + 2;
+	}
+	mann_whitney(big_a, 60, big_b, 55, &r);
+	assert_true(r.ties && !r.exact);
+	assert_close(r.statistic, 1125, 0);
+	assert_close(r.p, 0.00318325035096, 1e-12);
+}
+
+static void test_mw_normal(void **state)
+{
+	double big_a[60], big_b[60], exact;
+	struct test_result r;
+
+	(void)state;
+	/* without ties, just under and at the limit: the normal approximation
+	 * is close to the exact p */
 	for (int i = 0; i < 60; i++) {
 		big_a[i] = i * 2.0;
 		big_b[i] = i * 2.0 + 7.5;
 	}
-	mann_whitney(big_a, 49, big_b, 49, &r);	/* exact */
-	assert_true(r.exact);
+	mann_whitney(big_a, 49, big_b, 49, &r);
+	assert_true(r.exact && !r.ties);
+	exact = r.p;
 	{
-		double exact = r.p;
-
-		mann_whitney(big_a, 50, big_b, 50, &r);	/* approximate */
-		assert_false(r.exact);
-		mann_whitney(big_a, 49, big_b, 49, &r);
-		/* same data, the approximation of the approximate branch */
 		double u = r.statistic, mu = 49.0 * 49 / 2, sd = sqrt(49.0 * 49 * 99 / 12);
 		double approx = erfc((fabs(u - mu) - 0.5) / sd / sqrt(2.0));
 
 		assert_close(approx / exact, 1, 0.02);
 	}
+	mann_whitney(big_a, 50, big_b, 50, &r);
+	assert_false(r.exact);
+	assert_close(r.p, 0.2453944672574752, 1e-12);	/* U = 1081 */
 }
 
 static void test_welch(void **state)
@@ -246,6 +277,7 @@ int main(void)
 		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_mw_counts),
 		cmocka_unit_test(test_mw_exact),
+		cmocka_unit_test(test_mw_ties),
 		cmocka_unit_test(test_mw_normal),
 		cmocka_unit_test(test_welch),
 	};

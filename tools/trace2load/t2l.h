@@ -145,6 +145,8 @@ struct t2l_options {
 	int n_nfs_ports;
 	int smb_ports[8];		/* --smb-port: decode these as SMB (NBSS) */
 	int n_smb_ports;
+	int rpc_ports[16];		/* learned from the capture's portmapper replies */
+	int n_rpc_ports;
 	uint64_t reply_timeout_ns;	/* a call without a reply this long is given up */
 };
 

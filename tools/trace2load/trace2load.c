@@ -324,7 +324,7 @@ struct tshark {
 	pid_t pid;		/* the child */
 	int out;		/* its stdout (read end) */
 	FILE *err;		/* its stderr (a temporary file) */
-	char *argv[64];		/* its arguments */
+	char *argv[160];	/* its arguments */
 	int argc;
 };
 
@@ -364,11 +364,11 @@ static void build_filter(const struct t2l_options *o, char *buf, size_t size)
 	}
 }
 
+static void tshark_spawn(struct tshark *ts, const char *program);
+
 static void tshark_start(struct tshark *ts, const struct t2l_options *o, const char *program)
 {
-	posix_spawn_file_actions_t fa;
 	char filter[512];
-	int pipefd[2], rc;
 
 	ts->argc = 0;
 	add_arg(ts, "%s", o->tshark);
@@ -399,6 +399,12 @@ static void tshark_start(struct tshark *ts, const struct t2l_options *o, const c
 		add_arg(ts, "-d");
 		add_arg(ts, "udp.port==%d,rpc", o->nfs_ports[i]);
 	}
+	for (int i = 0; i < o->n_rpc_ports; i++) {
+		add_arg(ts, "-d");
+		add_arg(ts, "tcp.port==%d,rpc", o->rpc_ports[i]);
+		add_arg(ts, "-d");
+		add_arg(ts, "udp.port==%d,rpc", o->rpc_ports[i]);
+	}
 	for (int i = 0; i < o->n_smb_ports; i++) {
 		add_arg(ts, "-d");
 		add_arg(ts, "tcp.port==%d,nbss", o->smb_ports[i]);
@@ -406,8 +412,16 @@ static void tshark_start(struct tshark *ts, const struct t2l_options *o, const c
 	build_filter(o, filter, sizeof(filter));
 	add_arg(ts, "-Y");
 	add_arg(ts, "%s", filter);
-	ts->argv[ts->argc] = NULL;
+	tshark_spawn(ts, program);
+}
 
+/* Run tshark with the arguments in ts->argv: its stdout in ts->out. */
+static void tshark_spawn(struct tshark *ts, const char *program)
+{
+	posix_spawn_file_actions_t fa;
+	int pipefd[2], rc;
+
+	ts->argv[ts->argc] = NULL;
 	ts->err = tmpfile();
 	if (!ts->err)
 		t2l_fatal("cannot make a temporary file for tshark's messages: %s", strerror(errno));
@@ -472,6 +486,86 @@ static int tshark_finish(struct tshark *ts, bool kill_it, char *msg, size_t size
 	for (int i = 0; i < ts->argc; i++)
 		free(ts->argv[i]);
 	return rc;
+}
+
+/* A port of a portmapper reply: "2049" (GETPORT) or a universal address
+ * "h1.h2.h3.h4.p1.p2" / "::1.p1.p2" (rpcbind GETADDR); 0 if neither. */
+static int portmap_port(const char *tok)
+{
+	const char *lo, *hi;
+	long a, b;
+
+	if (!*tok)
+		return 0;
+	if (strspn(tok, "0123456789") == strlen(tok))
+		return strlen(tok) <= 5 && atol(tok) < 65536 ? (int)atol(tok) : 0;
+	lo = strrchr(tok, '.');
+	if (!lo || lo == tok)
+		return 0;
+	for (hi = lo - 1; hi > tok && hi[-1] != '.'; hi--)
+		;
+	if (hi == tok || lo - hi < 1 || lo - hi > 3 || strlen(lo + 1) < 1 || strlen(lo + 1) > 3 ||
+	    strspn(hi, "0123456789") != (size_t)(lo - hi) || strspn(lo + 1, "0123456789") != strlen(lo + 1))
+		return 0;
+	a = atol(hi);
+	b = atol(lo + 1);
+	return a < 256 && b < 256 ? (int)(a * 256 + b) : 0;
+}
+
+static void add_rpc_port(struct t2l_options *o, int port)
+{
+	if (port <= 0 || port == 2049 || port == 111 || port == 445 || port == 139 ||
+	    o->n_rpc_ports == (int)T2L_ARRAY_SIZE(o->rpc_ports))
+		return;
+	for (int i = 0; i < o->n_nfs_ports; i++)
+		if (o->nfs_ports[i] == port)
+			return;
+	for (int i = 0; i < o->n_smb_ports; i++)
+		if (o->smb_ports[i] == port)
+			return;
+	for (int i = 0; i < o->n_rpc_ports; i++)
+		if (o->rpc_ports[i] == port)
+			return;
+	o->rpc_ports[o->n_rpc_ports++] = port;
+}
+
+/*
+ * The ports the capture's portmapper replies (GETPORT, GETADDR) gave out:
+ * NLM, MOUNT, NSM and the like listen where the portmapper says, and a
+ * connection to such a port from a reserved port that tshark knows (802,
+ * 853, 873, ...) is otherwise dissected as that port's protocol, and its
+ * calls are lost.  Decoding the server's port as RPC settles it (tshark
+ * tries the port the SYN went to first).  A failure here is not an
+ * error: the main pass reports what is wrong with the capture.
+ */
+static void learn_rpc_ports(struct t2l_options *o, const char *program)
+{
+	struct tshark ts = { 0 };
+	char line[1024], msg[256];
+	FILE *f;
+
+	add_arg(&ts, "%s", o->tshark);
+	add_arg(&ts, "-r");
+	ts.argv[ts.argc++] = t2l_strdup(o->capture);
+	add_arg(&ts, "-n");
+	add_arg(&ts, "-T");
+	add_arg(&ts, "fields");
+	add_arg(&ts, "-e");
+	add_arg(&ts, "portmap.port");
+	add_arg(&ts, "-e");
+	add_arg(&ts, "portmap.uaddr");
+	add_arg(&ts, "-Y");
+	add_arg(&ts, "portmap && rpc.msgtyp == 1");
+	tshark_spawn(&ts, program);
+	f = fdopen(dup(ts.out), "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		for (char *save = NULL, *tok = strtok_r(line, "\t,\r\n", &save); tok;
+		     tok = strtok_r(NULL, "\t,\r\n", &save))
+			add_rpc_port(o, portmap_port(tok));
+	}
+	if (f)
+		fclose(f);
+	tshark_finish(&ts, false, msg, sizeof(msg));
 }
 
 /* ---- packets ---- */
@@ -701,6 +795,7 @@ int main(int argc, const char **argv)
 	apply_root(&t, &o);
 	open_output(&t, &o);
 
+	learn_rpc_ports(&o, program);
 	tshark_start(&ts, &o, program);
 	jr = json_open(ts.out);
 	while ((rc = json_next(jr, &pkt)) > 0)

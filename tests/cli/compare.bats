@@ -1,0 +1,214 @@
+#!/usr/bin/env bats
+# compare.bats - dbench-compare on real runs: runs with the same settings
+# compare clean, a real slowdown (pacing at half the rate, -R) is a
+# regression with exit status 1 and a JUnit failure (checked against the
+# JUnit schema with xmllint), unusable input exits 2 with one line.
+# Runnable by hand:
+#   DBENCH=build/src/dbench bats tests/cli/compare.bats
+#
+# Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+COMPARE=${COMPARE:-$(dirname "$DBENCH")/../tools/dbench-compare}
+XSD="$DBENCH_SRCDIR/tests/cli/junit.xsd"
+
+# A small loadfile: 8 ops, 128 KiB moved a pass.
+write_loadfile() {
+	cat > "$1" <<'L'
+Mkdir "\clients" *
+Mkdir "\clients\client1" *
+NTCreateX "\clients\client1\f" 0x40 0x2 1 NT_STATUS_OK
+WriteX 1 0 65536 65536 NT_STATUS_OK
+ReadX 1 0 65536 65536 NT_STATUS_OK
+QUERY_FILE_INFORMATION 1 1004 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+Unlink "\clients\client1\f" NT_STATUS_OK
+L
+}
+
+# The runs every test compares, made once: on the null backend five of
+# 20 passes paced at 20 MB/s (base), five more the same (same), five at
+# half the rate (slow), interleaved so that the machine's load falls on
+# all alike; the same on the fileio backend.  Each run takes a few tenths
+# of a second.  Five runs a side: the U test can reach p < 0.05 even when
+# the machine's load spoils one run.
+setup_file() {
+	R=$(mktemp -d /tmp/dbench-compare.XXXXXX)
+	export R
+	mkdir "$R/d"
+	write_loadfile "$R/small.txt"
+	printf 'Deltree "\\clients" *\n' > "$R/other.txt"
+	local i run="-c $R/small.txt --passes 20"
+	for i in 1 2 3 4 5; do
+		"$DBENCH" -B null $run -R 20 --json "$R/base$i.json" 1 >/dev/null
+		"$DBENCH" -B null $run -R 20 --json "$R/same$i.json" 1 >/dev/null
+		"$DBENCH" -B null $run -R 10 --json "$R/slow$i.json" 1 >/dev/null
+	done
+	for i in 1 2 3 4 5; do
+		"$DBENCH" -D "$R/d" $run -R 20 --json "$R/fbase$i.json" 1 >/dev/null
+		"$DBENCH" -D "$R/d" $run -R 10 --json "$R/fslow$i.json" 1 >/dev/null
+	done
+	"$DBENCH" -B null -c "$R/other.txt" --run-once --json "$R/other.json" 1 >/dev/null
+}
+
+teardown_file() {
+	[ -n "${R:-}" ] && rm -rf "$R"
+}
+
+setup() {
+	cd "$R"
+	BASE="base1.json base2.json base3.json base4.json base5.json"
+	SAME="same1.json same2.json same3.json same4.json same5.json"
+	SLOW="slow1.json slow2.json slow3.json slow4.json slow5.json"
+}
+
+@test "compare: --help and --version" {
+	run "$COMPARE" --help
+	[ "$status" -eq 0 ]
+	for o in --threshold --alpha --test --per-op --metrics --json --markdown --junit --force; do
+		[[ "$output" == *"$o"* ]] || { echo "missing $o"; false; }
+	done
+	run "$COMPARE" --version
+	[ "$status" -eq 0 ]
+	[[ "$output" == "dbench-compare "[0-9]* ]]
+}
+
+@test "compare: runs with the same settings compare clean with a generous threshold" {
+	run --separate-stderr "$COMPARE" --threshold 50% $BASE -- $SAME
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"base: base1.json, base2.json, base3.json, base4.json, base5.json (5 runs)"* ]]
+	[[ "$output" == *"0 regressions"* ]]
+	[[ "$output" =~ Throughput\ +[0-9.]+\ MB/s ]]
+	[[ "$output" != *regression\ * ]]
+	[ -z "$stderr" ]	# same settings: no warning
+}
+
+@test "compare: half the rate is a regression: exit 1, JUnit failure valid against the schema" {
+	run --separate-stderr "$COMPARE" --junit "$R/junit.xml" $BASE -- $SLOW
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" =~ Throughput\ .*-[3-6][0-9]\.[0-9]+%\ .*regression ]]
+	[[ "$output" =~ Operations\ .*regression ]]
+	# the rate differs: a warning, on stderr only
+	[[ "$stderr" == *"warning: target_rate_mb_per_sec differs: 20"*"10"* ]]
+	[[ "$output" != *warning* ]]
+	xmllint --noout --schema "$XSD" "$R/junit.xml"
+	[ "$(xmllint --xpath 'count(//testcase)' "$R/junit.xml")" -eq 4 ]
+	[ "$(xmllint --xpath 'string(//testsuite/@failures)' "$R/junit.xml")" -ge 2 ]
+	xmllint --xpath '//testcase[@name="Throughput (MB/s)"]/failure/@message' "$R/junit.xml" |
+		grep -Eq 'Throughput -[3-6][0-9]\.'
+}
+
+@test "compare: the slowdown on the fileio backend; Welch's t; too few runs for the U test" {
+	run --separate-stderr "$COMPARE" --metrics throughput,ops_per_sec \
+		fbase1.json fbase2.json fbase3.json fbase4.json fbase5.json -- \
+		fslow1.json fslow2.json fslow3.json fslow4.json fslow5.json
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" =~ Throughput\ .*\ U\ +regression ]]
+	run --separate-stderr "$COMPARE" --test welch --metrics throughput $BASE -- $SLOW
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" =~ Throughput\ .*\ t\ +regression ]]
+	# two runs a side: the U test cannot reach 0.05, and says so
+	run --separate-stderr "$COMPARE" --test utest --metrics throughput fbase1.json fbase2.json -- \
+		fslow1.json fslow2.json
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"too few runs for the U test"* ]]
+}
+
+@test "compare: --json, --markdown" {
+	run --separate-stderr "$COMPARE" --json $BASE -- $SLOW
+	[ "$status" -eq 1 ]
+	[ "$(echo "$output" | jq -r '.metrics[] | select(.key == "throughput") | .verdict')" = regression ]
+	[ "$(echo "$output" | jq -r '.metrics[0].base.n')" -eq 5 ]
+	[ "$(echo "$output" | jq -r '.exit_status')" -eq 1 ]
+	[ "$(echo "$output" | jq -r '.warnings | length')" -ge 1 ]
+	echo "$output" | jq -e '.metrics[0].change_pct < -45 and .metrics[0].p < 0.05'
+
+	run --separate-stderr "$COMPARE" --markdown $BASE -- $SLOW
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"| Metric | Base | New | Change | p | Verdict |"* ]]
+	[[ "$output" == *"| Throughput | "*" MB/s ±"*"**regression**"* ]]
+	[[ "$output" == *"target\\_rate\\_mb\\_per\\_sec differs"* ]]
+}
+
+@test "compare: one run a side is judged by the threshold alone, and says so" {
+	run --separate-stderr "$COMPARE" base1.json slow1.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"one run on a side: no test, judged by the threshold alone"* ]]
+	run --separate-stderr "$COMPARE" --threshold 60 --metrics throughput base1.json slow1.json
+	[ "$status" -eq 0 ]
+}
+
+@test "compare: --per-op and --metrics choose the metrics" {
+	run --separate-stderr "$COMPARE" --per-op base1.json base2.json -- same1.json same2.json
+	[[ "$output" == *"ReadX p99"* ]]
+	[[ "$output" == *"Close mean"* ]]
+	run --separate-stderr "$COMPARE" --json --metrics 'throughput,op.ReadX.*' base1.json same1.json
+	[ "$(echo "$output" | jq -r '[.metrics[].key] | join(" ")')" = "throughput op.ReadX.mean op.ReadX.p99" ]
+	run --separate-stderr "$COMPARE" --metrics nosuch base1.json same1.json
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"--metrics nosuch: no metric of the runs matches"* ]]
+}
+
+@test "compare: a garbage file, a JSON that is not dbench's, a missing file: exit 2, one line" {
+	head -c 300 /dev/urandom > garbage.json
+	echo '{"hello": "world"}' > other-tool.json
+	for f in garbage.json other-tool.json nosuch.json; do
+		run --separate-stderr "$COMPARE" base1.json "$f"
+		echo "$f: $status $stderr"
+		[ "$status" -eq 2 ]
+		[ -z "$output" ]
+		[ "$(echo "$stderr" | wc -l)" -eq 1 ]
+		[[ "$stderr" == "dbench-compare: $f: "* ]]
+	done
+	run --separate-stderr "$COMPARE" garbage.json -- base1.json
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"not a dbench result"* ]]
+}
+
+@test "compare: another loadfile's result exits 2 unless --force" {
+	run --separate-stderr "$COMPARE" base1.json base2.json -- other.json
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[[ "$stderr" == "dbench-compare: other.json ran another loadfile than base1.json"*"--force"* ]]
+	run --separate-stderr "$COMPARE" --force base1.json base2.json -- other.json
+	[ "$status" -ne 2 ]
+	[[ "$stderr" == *"warning: other.json ran another loadfile"* ]]
+}
+
+@test "compare: bad options exit 2 with one line" {
+	for args in "--threshold abc" "--threshold -3" "--alpha 0" "--alpha 1.5" "--test nosuch" \
+		"--json --markdown" "--nosuch"; do
+		# shellcheck disable=SC2086
+		run --separate-stderr "$COMPARE" $args base1.json same1.json
+		echo "$args: $status $stderr"
+		[ "$status" -eq 2 ]
+		[ "$(echo "$stderr" | wc -l)" -eq 1 ]
+	done
+	run --separate-stderr "$COMPARE" base1.json
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"no new file"* ]]
+	run --separate-stderr "$COMPARE" base1.json base2.json same1.json
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"put -- between"* ]]
+	run --separate-stderr "$COMPARE" -- same1.json
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"no base file"* ]]
+	# 5 and 5% are the same threshold
+	run --separate-stderr "$COMPARE" --json --threshold 5% base1.json same1.json
+	echo "$output" | jq -e ".threshold_pct == 5"
+}
+
+@test "compare: differences in settings are warnings" {
+	"$DBENCH" -B null -c small.txt --passes 20 -R 20 --json two.json 2 >/dev/null
+	run --separate-stderr "$COMPARE" base1.json base2.json -- two.json
+	[[ "$stderr" == *"warning: clients differs: 1 in base1.json, 2 in two.json"* ]]
+	[[ "$stderr" == *"warning: processes differs"* ]]
+	run --separate-stderr "$COMPARE" -q base1.json base2.json -- two.json
+	[ -z "$stderr" ]
+}
