@@ -19,6 +19,7 @@
 #include "report.h"
 #include "results.h"
 #include "run.h"
+#include "runs.h"
 #include "series.h"
 #include "stats.h"
 #include "util.h"
@@ -57,36 +58,18 @@ static void print_check(const struct program *prog, const struct backend *be)
 	       (double)slot_size_for(prog) / 1024, prog->nstats);
 }
 
-/* The results of a finished run, rendered: the rest of the series, the
- * text report, the JSON document.  Returns the exit status. */
-static int report(const struct program *prog, const struct backend *be, struct shared *sh,
-		  const struct run_result *res)
+/* The results of a single run, rendered: the text report and the JSON
+ * document.  Returns the exit status. */
+static int report(const struct results *r)
 {
-	struct pass_figures pass = { 0 };
-	struct results r;
-	int status;
+	int status = r->exit_status;
 
-	if (options.json) {
-		struct pass_stats ps;
-
-		pass_run(prog, &options, PASS_MAX_STEPS, &ps);
-		pass_figures_of(&ps, &pass);
-	}
-	results_compute(&r, &(struct results_source){
-		.prog = prog, .backend = be->name, .opt = &options, .sh = sh, .run = res, .pass = &pass });
-	if (res->series) {
-		series_write_rest(res->series, &r);
-		r.exit_status = results_exit_status(&r, options.allow_mismatch, res->cleanup_failed,
-						    series_failed(res->series));
-	}
-	report_final(stdout, stderr, &r,
+	report_final(stdout, stderr, r,
 		     (options.machine_readable ? REPORT_MACHINE_READABLE : 0) |
 		     (options.per_client_results ? REPORT_PER_CLIENT : 0) |
 		     (options.latency_report ? REPORT_LATENCY : 0));
-	status = r.exit_status;
-	if (options.json && results_write_json(&r, options.json, options.stdout_fd) < 0 && status == 0)
+	if (options.json && results_write_json(r, options.json, options.stdout_fd) < 0 && status == 0)
 		status = EXIT_RUN_FAILED;
-	results_free(&r);
 	return status;
 }
 
@@ -95,8 +78,7 @@ int main(int argc, const char **argv)
 	const struct backend *be;
 	char why[512];
 	struct program *prog;
-	struct shared *sh;
-	struct run_result res;
+	struct run_set set;
 	int status;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -121,23 +103,22 @@ int main(int argc, const char **argv)
 	}
 	machine_stdout_prepare();
 	report_banner(prog);
-	sh = shared_create(prog, options.nclients);
-	run_benchmark(prog, be, sh, &res);
-	if (res.setup_failed) {
-		for (int i = 0; i < sh->nclients; i++) {
-			struct slot *s = shared_slot(sh, i);
-
-			if (s->state == SLOT_FAILED)
-				fprintf(stderr, "%s: client %d: %s\n", options.progname, i, s->error);
-		}
-		if (!res.signal)
-			fprintf(stderr, "%s: no client was started\n", options.progname);
-		status = res.signal ? 128 + res.signal : EXIT_USAGE;
+	/* one run, or --repeat's runs: see runs.h */
+	run_series(prog, be, &(struct run_plan){
+		.max_runs = MAX(options.repeat, 1),
+		.until_ci_pct = options.repeat_until_ci,
+		.min_runs = 3,
+		.quiet = options.repeat <= 1 }, &set);
+	if (options.repeat <= 1) {
+		status = set.nruns ? report(&set.run[0]) : set.status;
 	} else {
-		status = report(prog, be, sh, &res);
+		run_set_report(stdout, &set);
+		status = set.status;
+		if (options.json && set.nruns &&
+		    run_set_write_json(&set, options.json, options.stdout_fd) < 0 && status == 0)
+			status = EXIT_RUN_FAILED;
 	}
-	series_free(res.series);
-	shared_destroy(sh);
+	run_set_free(&set);
 	program_free(prog);
 	return status;
 }

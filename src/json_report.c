@@ -370,6 +370,7 @@ json_t *results_to_json(const struct results *r)
 	set(doc, "start_time", json_string(id->start_time));
 	set(doc, "host", json_pack("{s:s s:s s:s s:s}", "name", id->host_name, "system", id->host_system,
 				   "release", id->host_release, "machine", id->host_machine));
+	set(doc, "environment", environment_to_json(&id->env));
 	set(doc, "clients", json_integer(id->clients));
 	set(doc, "processes", json_integer(id->processes));
 	set(doc, "paced", json_boolean(id->paced));
@@ -595,6 +596,9 @@ static void read_identity(struct reader *rd, const json_t *doc, struct results_i
 	id->window_start_ns = get_u64(rd, window, "start_ns");
 	id->window_ns = get_u64(rd, window, "duration_ns");
 	id->signal = get_int(rd, doc, "signal");
+	if (!rd->failed && environment_from_json(&id->env, json_object_get(doc, "environment"),
+						 rd->err, rd->errlen) < 0)
+		rd->failed = true;
 	if (id->clients < 1 || id->clients > 1 << 24)
 		bad(rd, "\"clients\" is out of range");
 }

@@ -44,6 +44,7 @@ static int show_version, show_help, show_usage;
  * gets a message naming the option. */
 static struct {
 	const char *timelimit, *warmup, *passes, *cpp, *show_mismatches, *port, *rate;
+	const char *repeat, *until_ci;
 } text;
 
 static void usage_error(poptContext pc, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
@@ -331,6 +332,12 @@ void options_parse(int argc, const char **argv)
 		{ "csv-series", 0, POPT_ARG_STRING, &options.csv_series, 0,
 		  "write one row per second to FILE: CSV, or JSON Lines if it ends in .jsonl ('-': stdout)",
 		  "FILE" },
+		{ "repeat", 0, POPT_ARG_STRING, &text.repeat, 0,
+		  "make N runs, each with its own warmup, measurement and cleanup, and summarize them: "
+		  "mean, median, stddev, CoV, min/max, 95% confidence interval", "N" },
+		{ "repeat-until-ci", 0, POPT_ARG_STRING, &text.until_ci, 0,
+		  "with --repeat N: stop after 3 or more runs once the 95% confidence interval of the "
+		  "mean throughput is within PCT% of the mean", "PCT" },
 		{ "check-loadfile", 0, POPT_ARG_NONE, &options.check_loadfile, 0,
 		  "check the loadfile, print what one pass does, and exit", NULL },
 		{ "max-loadfile", 0, POPT_ARG_STRING, &max_loadfile_text, 0,
@@ -395,6 +402,24 @@ void options_parse(int argc, const char **argv)
 	int_option(pc, "--clients-per-process", text.cpp, &options.clients_per_process, 1, 100000);
 	int_option(pc, "--show-mismatches", text.show_mismatches, &options.show_mismatches, 0, INT32_MAX);
 	int_option(pc, "--port", text.port, &options.port, 1, 65535);
+	int_option(pc, "--repeat", text.repeat, &options.repeat, 1, 1000);
+	if (text.until_ci) {
+		char *end;
+
+		options.repeat_until_ci = strtod(text.until_ci, &end);
+		if (*end == '%')
+			end++;
+		if (*end || end == text.until_ci || !(options.repeat_until_ci > 0) ||
+		    options.repeat_until_ci >= 100)
+			usage_error(pc, "--repeat-until-ci: '%s' is not a percentage between 0 and 100",
+				    text.until_ci);
+		if (options.repeat < 2)
+			usage_error(pc, "--repeat-until-ci needs --repeat N, the most runs to make (2 or more)");
+	}
+	if (options.repeat > 1 && options.csv_series)
+		usage_error(pc, "--csv-series is for one run, not with --repeat (the --json document has each run's series)");
+	if (options.repeat > 1 && options.machine_readable)
+		usage_error(pc, "--machine-readable is for one run, not with --repeat (use --json)");
 	if (text.rate) {
 		char *end;
 

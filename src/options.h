@@ -43,6 +43,9 @@ struct options {
 	int allow_scsi_writes;	/* --allow-scsi-writes: WRITE10/16, PROUT may run */
 	int show_mismatches;	/* --show-mismatches N: print the first N (default 10) */
 	int latency_report;	/* --latency: the full response-time report */
+	int repeat;		/* --repeat N: N runs and their summary (0, 1: one run) */
+	double repeat_until_ci;	/* --repeat-until-ci PCT: stop once the 95% interval of the
+				   mean throughput is within PCT % of it; 0: never */
 	const char *json;	/* --json FILE ('-' stdout) */
 	const char *csv_series;	/* --csv-series FILE ('-' stdout; *.jsonl: JSON Lines) */
 	int stdout_fd;		/* the real stdout when a machine output took it

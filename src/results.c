@@ -52,6 +52,8 @@ static void identity_compute(struct results_identity *id, const struct results_s
 	if (src->pass)
 		id->pass = *src->pass;
 	id->seed = opt->seed;
+	if (src->env)
+		environment_copy(&id->env, src->env);
 	gethostname(name, sizeof(name) - 1);
 	if (uname(&u) < 0)
 		memset(&u, 0, sizeof(u));
@@ -182,6 +184,7 @@ static void identity_free(struct results_identity *id)
 	free(id->host_release);
 	free(id->host_machine);
 	free(id->start_time);
+	environment_free(&id->env);
 }
 
 void results_free(struct results *r)

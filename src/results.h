@@ -31,6 +31,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "environment.h"
 #include "op.h"
 #include "stats.h"
 
@@ -81,6 +82,8 @@ struct results_identity {
 	uint64_t window_start_ns; /* start of the measured window after the release */
 	uint64_t window_ns;	/* length of the measured window */
 	int signal;		/* SIGINT/SIGTERM that stopped the run, or 0 */
+	struct environment env;	/* build, kernel, CPU, memory, file system, server,
+				   the options that shape the figures (environment.h) */
 };
 
 /* A failed client and why. */
@@ -163,6 +166,7 @@ struct results_source {
 	const struct shared *sh;
 	const struct run_result *run; /* times, signal, cleanup, series */
 	const struct pass_figures *pass; /* or NULL: zeros */
+	const struct environment *env; /* copied into the identity, or NULL: unknown */
 };
 
 /* Compute the results of a finished run (every client has exited). */

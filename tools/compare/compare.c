@@ -28,6 +28,7 @@
 
 #include "compare.h"
 #include "options.h"
+#include "results.h"
 #include "util.h"
 
 /* util.c's messages name the program through the options. */
@@ -258,8 +259,8 @@ static json_t *member(json_t *obj, const char *path)
 	return obj;
 }
 
-/* The results objects of a document: its runs' (a document of --repeat)
- * or its own.  Exits with status 2 when the document is not dbench's. */
+/* The run documents of a document: its runs' (a document of --repeat) or
+ * itself.  Exits with status 2 when the document is not dbench's. */
 static size_t document_runs(const char *file, json_t *doc, json_t ***runs)
 {
 	json_t *list = json_object_get(doc, "runs"), *name = member(doc, "program.name");
@@ -270,22 +271,16 @@ static size_t document_runs(const char *file, json_t *doc, json_t ***runs)
 	    !json_is_string(name) ||
 	    (strcmp(json_string_value(name), "dbench") && strcmp(json_string_value(name), "tbench")))
 		unusable("%s: not a dbench result (no schema_version and program of dbench --json)", file);
-	*runs = NULL;
 	if (json_is_array(list)) {
 		*runs = xcalloc(json_array_size(list) + 1, sizeof(**runs));
 		json_array_foreach(list, i, run)
-			(*runs)[n++] = json_object_get(run, "results");
+			(*runs)[n++] = run;
 	} else {
 		*runs = xcalloc(1, sizeof(**runs));
-		(*runs)[n++] = json_object_get(doc, "results");
+		(*runs)[n++] = doc;
 	}
 	if (!n)
 		unusable("%s: holds no run", file);
-	for (i = 0; i < n; i++)
-		if (!json_is_number(json_object_get((*runs)[i], "throughput_mb_per_sec")) ||
-		    !json_is_number(json_object_get((*runs)[i], "ops_per_sec")))
-			unusable("%s: not a dbench result (run %zu has no throughput_mb_per_sec and ops_per_sec)",
-				 file, i + 1);
 	return n;
 }
 
@@ -302,6 +297,22 @@ static json_t *load_document(const char *file)
 }
 
 /* ---- metrics ---- */
+
+static void warn(struct comparison *cmp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void warn(struct comparison *cmp, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		die(CMP_UNUSABLE, "out of memory");
+	va_end(ap);
+	cmp->warning = xrealloc(cmp->warning, (cmp->nwarnings + 1) * sizeof(*cmp->warning));
+	cmp->warning[cmp->nwarnings++] = s;
+}
+
 
 static struct metric *find_metric(struct comparison *cmp, const char *key, const char *label,
 				  const char *unit, bool higher_better)
@@ -321,43 +332,53 @@ static struct metric *find_metric(struct comparison *cmp, const char *key, const
 	return m;
 }
 
-/* Add a value (a JSON number; null or absent add nothing: no ops). */
-static void add_value(struct comparison *cmp, enum side_id side, json_t *value, const char *key,
-		      const char *label, const char *unit, bool higher_better)
+/* Add a value (runs without the figure, like an op that did not run,
+ * add nothing). */
+static void add_number(struct comparison *cmp, enum side_id side, double value, const char *key,
+		       const char *label, const char *unit, bool higher_better)
 {
 	struct metric *m = find_metric(cmp, key, label, unit, higher_better);
 
-	if (!json_is_number(value))
-		return;
 	m->v[side] = xrealloc(m->v[side], (m->n[side] + 1) * sizeof(double));
-	m->v[side][m->n[side]++] = json_number_value(value);
+	m->v[side][m->n[side]++] = value;
 }
 
-static void add_run(struct comparison *cmp, enum side_id side, json_t *res)
+/* The metrics of one run, from its results (read back by the results
+ * model, so that the figures are the ones dbench derives). */
+static void add_run(struct comparison *cmp, enum side_id side, const struct results *r)
 {
-	json_t *ops = json_object_get(res, "operations"), *op;
-	size_t i;
+	double window = results_window_sec(r);
+	struct latency_figures lf;
 
-	add_value(cmp, side, json_object_get(res, "throughput_mb_per_sec"), "throughput",
-		  "Throughput", "MB/s", true);
-	add_value(cmp, side, json_object_get(res, "ops_per_sec"), "ops_per_sec", "Operations",
-		  "ops/s", true);
-	add_value(cmp, side, member(res, "all.avg_ms"), "latency.mean", "Latency mean", "ms", false);
-	add_value(cmp, side, member(res, "all.p99_ms"), "latency.p99", "Latency p99", "ms", false);
-	if (!json_is_array(ops))
-		return;
-	json_array_foreach(ops, i, op) {
-		json_t *name = json_object_get(op, "name");
+	add_number(cmp, side, results_throughput(r), "throughput", "Throughput", "MB/s", true);
+	add_number(cmp, side, window > 0 ? (double)r->all.count / window : 0, "ops_per_sec",
+		   "Operations", "ops/s", true);
+	find_metric(cmp, "latency.mean", "Latency mean", "ms", false);
+	find_metric(cmp, "latency.p99", "Latency p99", "ms", false);
+	if (r->all.count) {
+		latency_figures(&r->all, r->all.count, &lf);
+		add_number(cmp, side, lf.avg / 1e6, "latency.mean", "Latency mean", "ms", false);
+		add_number(cmp, side, lf.p99 / 1e6, "latency.p99", "Latency p99", "ms", false);
+	}
+	for (unsigned k = 0; k < r->nops; k++) {
+		const char *name = results_op_name(r, k);
 		char key[160], label[160];
 
-		if (!json_is_string(name))
+		snprintf(key, sizeof(key), "op.%s.mean", name);
+		snprintf(label, sizeof(label), "%s mean", name);
+		find_metric(cmp, key, label, "ms", false);
+		snprintf(key, sizeof(key), "op.%s.p99", name);
+		snprintf(label, sizeof(label), "%s p99", name);
+		find_metric(cmp, key, label, "ms", false);
+		if (!r->op[k].total.count)
 			continue;
-		snprintf(key, sizeof(key), "op.%s.mean", json_string_value(name));
-		snprintf(label, sizeof(label), "%s mean", json_string_value(name));
-		add_value(cmp, side, json_object_get(op, "avg_ms"), key, label, "ms", false);
-		snprintf(key, sizeof(key), "op.%s.p99", json_string_value(name));
-		snprintf(label, sizeof(label), "%s p99", json_string_value(name));
-		add_value(cmp, side, json_object_get(op, "p99_ms"), key, label, "ms", false);
+		latency_figures(&r->op[k].total, r->all.count, &lf);
+		snprintf(key, sizeof(key), "op.%s.mean", name);
+		snprintf(label, sizeof(label), "%s mean", name);
+		add_number(cmp, side, lf.avg / 1e6, key, label, "ms", false);
+		snprintf(key, sizeof(key), "op.%s.p99", name);
+		snprintf(label, sizeof(label), "%s p99", name);
+		add_number(cmp, side, lf.p99 / 1e6, key, label, "ms", false);
 	}
 }
 
@@ -366,14 +387,30 @@ static void load_side(struct comparison *cmp, enum side_id side)
 	struct side *sd = &cmp->side[side];
 
 	sd->docs = xcalloc(sd->nfiles, sizeof(*sd->docs));
+	sd->whole = xcalloc(sd->nfiles, sizeof(*sd->whole));
 	for (size_t f = 0; f < sd->nfiles; f++) {
 		json_t **runs;
 		size_t n;
 
-		sd->docs[f] = load_document(sd->files[f]);
-		n = document_runs(sd->files[f], sd->docs[f], &runs);
-		for (size_t r = 0; r < n; r++)
-			add_run(cmp, side, runs[r]);
+		sd->whole[f] = load_document(sd->files[f]);
+		n = document_runs(sd->files[f], sd->whole[f], &runs);
+		sd->docs[f] = runs[0];	/* what was run: the first run's identity */
+		for (size_t i = 0; i < n; i++) {
+			struct results r;
+			char err[256];
+
+			if (results_from_json(&r, runs[i], err, sizeof(err)) < 0) {
+				if (n > 1)
+					unusable("%s: run %zu: not a dbench result: %s", sd->files[f], i + 1, err);
+				unusable("%s: not a dbench result: %s", sd->files[f], err);
+			}
+			add_run(cmp, side, &r);
+			if (r.exit_status)
+				warn(cmp, "%s%s%.0zu: the run ended with exit status %d (mismatches, failed "
+				     "clients or a signal)", sd->files[f], n > 1 ? " run " : "",
+				     n > 1 ? i + 1 : 0, r.exit_status);
+			results_free(&r);
+		}
 		sd->nruns += n;
 		free(runs);
 	}
@@ -423,21 +460,6 @@ static void select_metrics(struct comparison *cmp)
 }
 
 /* ---- what the runs must share, and what they should ---- */
-
-static void warn(struct comparison *cmp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void warn(struct comparison *cmp, const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		die(CMP_UNUSABLE, "out of memory");
-	va_end(ap);
-	cmp->warning = xrealloc(cmp->warning, (cmp->nwarnings + 1) * sizeof(*cmp->warning));
-	cmp->warning[cmp->nwarnings++] = s;
-}
 
 /* A JSON value as short text, for messages. */
 static char *value_text(json_t *v)
@@ -554,10 +576,6 @@ static void check_settings(struct comparison *cmp)
 				if (json_is_object(tree))
 					compare_tree(cmp, tree, trees[t]);
 			}
-			if (json_integer_value(json_object_get(doc, "exit_status")) != 0)
-				warn(cmp, "%s: the run ended with exit status %lld (mismatches or failed clients)",
-				     cmp->side[s].files[f],
-				     (long long)json_integer_value(json_object_get(doc, "exit_status")));
 		}
 }
 

@@ -56,7 +56,8 @@ struct metric {
 struct side {
 	char **files;
 	size_t nfiles;
-	json_t **docs;		/* one per file */
+	json_t **whole;		/* the documents, one per file */
+	json_t **docs;		/* the (first) run of each: what was run */
 	size_t nruns;		/* runs pooled from the files */
 };
 

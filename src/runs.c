@@ -1,0 +1,370 @@
+/*
+ * runs.c - several runs in one invocation (see runs.h): one run from a
+ * fresh stats region to its results, the loop of --repeat and
+ * --repeat-until-ci around it, and the summary of the runs it made.
+ *
+ * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "environment.h"
+#include "options.h"
+#include "pass.h"
+#include "run.h"
+#include "runs.h"
+#include "series.h"
+#include "statistics.h"
+#include "stats.h"
+#include "util.h"
+
+#define CI_LEVEL 0.95
+
+const char *const series_end_name[] = {
+	[SERIES_DONE] = "done",
+	[SERIES_CI_REACHED] = "ci_reached",
+	[SERIES_SIGNAL] = "signal",
+	[SERIES_SETUP_FAILED] = "setup_failed",
+};
+
+/* One run: a fresh stats region, the run, its results in *r.  Returns 0,
+ * or -1 when no client could start (the reasons printed; *status is the
+ * exit status). */
+static int run_one(const struct program *prog, const struct backend *be,
+		   const struct pass_figures *pass, const struct environment *env, struct results *r,
+		   int *status)
+{
+	struct shared *sh = shared_create(prog, options.nclients);
+	struct run_result res;
+
+	run_benchmark(prog, be, sh, &res);
+	if (res.setup_failed) {
+		for (int i = 0; i < sh->nclients; i++) {
+			struct slot *s = shared_slot(sh, i);
+
+			if (s->state == SLOT_FAILED)
+				fprintf(stderr, "%s: client %d: %s\n", options.progname, i, s->error);
+		}
+		if (!res.signal)
+			fprintf(stderr, "%s: no client was started\n", options.progname);
+		*status = res.signal ? 128 + res.signal : EXIT_USAGE;
+		series_free(res.series);
+		shared_destroy(sh);
+		return -1;
+	}
+	results_compute(r, &(struct results_source){
+		.prog = prog, .backend = be->name, .opt = &options, .sh = sh, .run = &res, .pass = pass,
+		.env = env });
+	if (res.series) {
+		series_write_rest(res.series, r);
+		r->exit_status = results_exit_status(r, options.allow_mismatch, res.cleanup_failed,
+						     series_failed(res.series));
+	}
+	*status = r->exit_status;
+	series_free(res.series);
+	shared_destroy(sh);
+	return 0;
+}
+
+static double ops_per_sec(const struct results *r)
+{
+	double window = results_window_sec(r);
+
+	return window > 0 ? (double)r->all.count / window : 0;
+}
+
+static void run_line(const struct results *r, int i, int max)
+{
+	printf("Run %d of %d: Throughput %g MB/sec  NB %g MB/sec  %.1f ops/sec  max_latency=%.03f ms%s\n",
+	       i, max, results_throughput(r), results_throughput(r) * r->id.nbscale, ops_per_sec(r),
+	       (double)r->all.max_ns / 1e6, r->exit_status ? "  (failed: see above)" : "");
+}
+
+/* Is the interval of the mean throughput narrow enough? */
+static bool ci_reached(const struct run_set *set, int min_runs)
+{
+	double *v;
+	struct summary s;
+
+	if (set->nruns < MAX(min_runs, 2))
+		return false;
+	v = xcalloc((size_t)set->nruns, sizeof(*v));
+	for (int i = 0; i < set->nruns; i++)
+		v[i] = results_throughput(&set->run[i]);
+	summarize(v, (size_t)set->nruns, CI_LEVEL, &s);
+	free(v);
+	return s.ci_valid && s.mean > 0 && s.ci_half <= set->until_ci_pct / 100 * s.mean;
+}
+
+void run_series(const struct program *prog, const struct backend *be, const struct run_plan *plan,
+		struct run_set *set)
+{
+	struct pass_figures pass = { 0 };
+	struct environment env;
+	struct pass_stats ps;
+
+	memset(set, 0, sizeof(*set));
+	environment_collect(&env, &options, be->flags);
+	set->max_runs = plan->max_runs;
+	set->until_ci_pct = plan->until_ci_pct;
+	set->run = xcalloc((size_t)plan->max_runs, sizeof(*set->run));
+	set->end = SERIES_DONE;
+	/* what one pass does, for the documents: once for every run */
+	if (options.json) {
+		pass_run(prog, &options, PASS_MAX_STEPS, &ps);
+		pass_figures_of(&ps, &pass);
+	}
+
+	for (int i = 0; i < plan->max_runs; i++) {
+		struct results *r = &set->run[set->nruns];
+		int status;
+
+		if (!plan->quiet && i > 0)
+			printf("\n");
+		if (run_one(prog, be, &pass, &env, r, &status) < 0) {
+			set->end = status == EXIT_USAGE ? SERIES_SETUP_FAILED : SERIES_SIGNAL;
+			set->status = status;
+			break;
+		}
+		if (r->id.signal) {
+			/* the interrupted run's window is cut short: not a sample */
+			if (!plan->quiet)
+				printf("Run %d of %d: stopped by a signal, not counted\n", i + 1,
+				       plan->max_runs);
+			set->end = SERIES_SIGNAL;
+			set->status = status;
+			if (plan->quiet)
+				set->nruns++;	/* a single run reports what it measured */
+			else
+				results_free(r);
+			break;
+		}
+		set->nruns++;
+		set->status = MAX(set->status, status);
+		if (!plan->quiet)
+			run_line(r, i + 1, plan->max_runs);
+		if (plan->until_ci_pct > 0 && i + 1 < plan->max_runs && ci_reached(set, plan->min_runs)) {
+			set->end = SERIES_CI_REACHED;
+			break;
+		}
+	}
+	environment_free(&env);
+}
+
+void run_set_free(struct run_set *set)
+{
+	for (int i = 0; i < set->nruns; i++)
+		results_free(&set->run[i]);
+	free(set->run);
+	memset(set, 0, sizeof(*set));
+}
+
+/* ---- the summary ---- */
+
+/* One summarized figure: its values in the runs that have it. */
+struct figure {
+	char key[96];		/* JSON name */
+	char label[96];		/* table label */
+	double *v;
+	size_t n;
+};
+
+struct figures {
+	struct figure *f;
+	size_t n;
+};
+
+static struct figure *figure_add(struct figures *fs, const char *key, const char *label)
+{
+	struct figure *f;
+
+	fs->f = xrealloc(fs->f, (fs->n + 1) * sizeof(*fs->f));
+	f = &fs->f[fs->n++];
+	memset(f, 0, sizeof(*f));
+	snprintf(f->key, sizeof(f->key), "%s", key);
+	snprintf(f->label, sizeof(f->label), "%s", label);
+	return f;
+}
+
+static void figure_push(struct figure *f, double v, size_t cap)
+{
+	if (!f->v)
+		f->v = xcalloc(cap ? cap : 1, sizeof(*f->v));
+	f->v[f->n++] = v;
+}
+
+/* The figures of every run: the totals, the latency of all ops, and each
+ * op's mean and p99 (runs where the op ran). */
+static void collect(const struct run_set *set, struct figures *fs, size_t *ops_first)
+{
+	size_t cap = (size_t)set->nruns, first;
+	unsigned nops = set->nruns ? set->run[0].nops : 0;
+	struct figure *tput, *nb, *rate, *maxl, *mean, *p99;
+
+	figure_add(fs, "throughput_mb_per_sec", "Throughput MB/sec");
+	figure_add(fs, "nb_mb_per_sec", "NB MB/sec");
+	figure_add(fs, "ops_per_sec", "Ops/sec");
+	figure_add(fs, "max_latency_ms", "Max latency ms");
+	figure_add(fs, "latency_mean_ms", "Latency mean ms");
+	figure_add(fs, "latency_p99_ms", "Latency p99 ms");
+	first = fs->n;
+	for (unsigned k = 0; k < nops; k++) {
+		char label[96];
+		const char *name = results_op_name(&set->run[0], k);
+
+		snprintf(label, sizeof(label), "%s mean ms", name);
+		figure_add(fs, name, label);
+		snprintf(label, sizeof(label), "%s p99 ms", name);
+		figure_add(fs, name, label);
+	}
+	tput = &fs->f[0], nb = &fs->f[1], rate = &fs->f[2], maxl = &fs->f[3];
+	mean = &fs->f[4], p99 = &fs->f[5];
+	for (int i = 0; i < set->nruns; i++) {
+		const struct results *r = &set->run[i];
+		struct latency_figures lf;
+
+		figure_push(tput, results_throughput(r), cap);
+		figure_push(nb, results_throughput(r) * r->id.nbscale, cap);
+		figure_push(rate, ops_per_sec(r), cap);
+		figure_push(maxl, (double)r->all.max_ns / 1e6, cap);
+		if (r->all.count) {
+			latency_figures(&r->all, r->all.count, &lf);
+			figure_push(mean, lf.avg / 1e6, cap);
+			figure_push(p99, lf.p99 / 1e6, cap);
+		}
+		for (unsigned k = 0; k < r->nops && k < nops; k++) {
+			if (!r->op[k].total.count)
+				continue;
+			latency_figures(&r->op[k].total, r->all.count, &lf);
+			figure_push(&fs->f[first + 2 * k], lf.avg / 1e6, cap);
+			figure_push(&fs->f[first + 2 * k + 1], lf.p99 / 1e6, cap);
+		}
+	}
+	*ops_first = first;
+}
+
+static void figures_free(struct figures *fs)
+{
+	for (size_t i = 0; i < fs->n; i++)
+		free(fs->f[i].v);
+	free(fs->f);
+}
+
+void run_set_report(FILE *out, const struct run_set *set)
+{
+	struct figures fs = { 0 };
+	struct summary s;
+	uint64_t maxlat = 0;
+	size_t first;
+
+	if (!set->nruns)
+		return;
+	collect(set, &fs, &first);
+	fprintf(out, "\nSummary of %d run%s%s: mean, median, standard deviation, coefficient of "
+		     "variation, min, max, and the 95%% confidence interval of the mean (Student's t)\n",
+		set->nruns, set->nruns == 1 ? "" : "s",
+		set->end == SERIES_CI_REACHED ? " (the interval reached --repeat-until-ci)" : "");
+	fprintf(out, " %-28s %12s %12s %12s %7s %12s %12s %12s\n", "Figure", "Mean", "Median",
+		"Stddev", "CoV", "Min", "Max", "95% CI +-");
+	for (size_t i = 0; i < fs.n; i++) {
+		const struct figure *f = &fs.f[i];
+
+		if (!f->n)
+			continue;
+		summarize(f->v, f->n, CI_LEVEL, &s);
+		fprintf(out, " %-28s %12.5g %12.5g %12.5g %6.1f%% %12.5g %12.5g ", f->label, s.mean,
+			s.median, s.stddev, s.cov * 100, s.min, s.max);
+		if (s.ci_valid)
+			fprintf(out, "%12.5g\n", s.ci_half);
+		else
+			fprintf(out, "%12s\n", "-");
+	}
+	summarize(fs.f[0].v, fs.f[0].n, CI_LEVEL, &s);
+	for (int i = 0; i < set->nruns; i++)
+		maxlat = MAX(maxlat, set->run[i].all.max_ns);
+	if (s.ci_valid)
+		fprintf(out, "Throughput %g MB/sec ± %.3g (95%% CI, n=%zu, CoV %.1f%%)\n", s.mean,
+			s.ci_half, s.n, s.cov * 100);
+	else
+		fprintf(out, "Throughput %g MB/sec (n=1: no interval)\n", s.mean);
+	fprintf(out, "Throughput %g MB/sec  %d clients  %d procs  max_latency=%.03f ms\n", s.mean,
+		set->run[0].id.clients, set->run[0].id.processes, (double)maxlat / 1e6);
+	fflush(out);
+	figures_free(&fs);
+}
+
+static json_t *summary_json(const struct figure *f)
+{
+	struct summary s;
+
+	summarize(f->v, f->n, CI_LEVEL, &s);
+	if (!s.n)
+		return json_pack("{s:i}", "n", 0);
+	return json_pack("{s:I s:f s:f s:f s:f s:f s:f s:o s:o s:o}", "n", (json_int_t)s.n,
+			 "mean", s.mean, "median", s.median, "stddev", s.stddev, "cov", s.cov,
+			 "min", s.min, "max", s.max,
+			 "ci95_half_width", s.ci_valid ? json_real(s.ci_half) : json_null(),
+			 "ci95_low", s.ci_valid ? json_real(s.mean - s.ci_half) : json_null(),
+			 "ci95_high", s.ci_valid ? json_real(s.mean + s.ci_half) : json_null());
+}
+
+json_t *run_set_json(const struct run_set *set)
+{
+	json_t *doc = json_object(), *summary = json_object(), *runs = json_array(), *opsj = json_array();
+	struct figures fs = { 0 };
+	size_t first;
+
+	collect(set, &fs, &first);
+	for (size_t i = 0; i < first; i++)
+		json_object_set_new(summary, fs.f[i].key, summary_json(&fs.f[i]));
+	for (size_t i = first; i + 1 < fs.n; i += 2)
+		json_array_append_new(opsj, json_pack("{s:s s:o s:o}", "name", fs.f[i].key,
+						      "avg_ms", summary_json(&fs.f[i]),
+						      "p99_ms", summary_json(&fs.f[i + 1])));
+	json_object_set_new(summary, "operations", opsj);
+	for (int i = 0; i < set->nruns; i++)
+		json_array_append_new(runs, results_to_json(&set->run[i]));
+	json_object_set_new(doc, "schema_version", json_integer(RESULT_SCHEMA_VERSION));
+	json_object_set_new(doc, "program", json_pack("{s:s s:s}", "name", options.progname,
+						      "version", PACKAGE_VERSION));
+	json_object_set_new(doc, "repeat", json_pack("{s:i s:i s:o s:f s:s}",
+		"max_runs", set->max_runs, "runs", set->nruns,
+		"until_ci_pct", set->until_ci_pct > 0 ? json_real(set->until_ci_pct) : json_null(),
+		"confidence_level", CI_LEVEL, "end", series_end_name[set->end]));
+	json_object_set_new(doc, "summary", summary);
+	json_object_set_new(doc, "runs", runs);
+	json_object_set_new(doc, "exit_status", json_integer(set->status));
+	figures_free(&fs);
+	return doc;
+}
+
+int run_set_write_json(const struct run_set *set, const char *path, int stdout_fd)
+{
+	bool to_stdout = strcmp(path, "-") == 0;
+	json_t *doc = run_set_json(set);
+	FILE *f;
+	int rc = 0;
+
+	if (to_stdout)
+		f = fdopen(stdout_fd >= 0 ? stdout_fd : dup(STDOUT_FILENO), "w");
+	else
+		f = fopen(path, "w");
+	if (!f) {
+		warnx_("--json %s: cannot open: %s", path, strerror(errno));
+		json_decref(doc);
+		return -1;
+	}
+	if (json_dumpf(doc, f, JSON_COMPACT | JSON_REAL_PRECISION(9)) < 0 || fputc('\n', f) == EOF)
+		rc = -1;
+	if (fclose(f) != 0)
+		rc = -1;
+	if (rc < 0)
+		warnx_("--json %s: write error: %s", path, strerror(errno));
+	json_decref(doc);
+	return rc;
+}
