@@ -231,6 +231,7 @@ static int run_op(struct client *c, const struct op *op)
 	c->bytes = 0;
 	c->op = op;
 	t0 = now_ns();
+	STAT_STORE(s->op_id, op->id);
 	STAT_STORE(s->op_start_ns, t0);
 	status = c->be->op[op->id](c, op);
 	t1 = now_ns();
@@ -393,7 +394,7 @@ int client_advance(struct client *c, uint64_t *nowp, const volatile int *local_s
 	if (c->last_t1)
 		*nowp = c->last_t1;
 	else if (rc == 0)
-		*nowp = now_ns();	/* a directive: a loop of them must see the time limit */
+		*nowp = MAX(*nowp, now_ns());	/* a directive: a loop of them must see the time limit */
 	if (rc < 0) {
 		c->finished = 1;
 		c->failed = 1;

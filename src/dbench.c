@@ -10,6 +10,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "backend.h"
 #include "loadfile.h"
@@ -73,33 +76,107 @@ static int report(const struct results *r)
 	return status;
 }
 
+/* Every exit without results leaves a --json document saying why, so
+ * that an old file at that path is never read as this run's result. */
+static void json_error_hook(int status, const char *message)
+{
+	if (options.json)
+		results_write_error_json(options.json, options.stdout_fd, options.progname, options.argc,
+					 options.argv, status, message);
+}
+
+/* Messages printed to stderr between capture_begin() and capture_end()
+ * are printed as they were, and the first line (without "progname: ") is
+ * kept for the error document. */
+struct capture {
+	int saved;	/* the real stderr, -1 if not capturing */
+	int fd;		/* a memfd holding what was printed */
+};
+
+static void capture_begin(struct capture *cap)
+{
+	fflush(stderr);
+	cap->saved = -1;
+	cap->fd = memfd_create("dbench-stderr", MFD_CLOEXEC);
+	if (cap->fd < 0)
+		return;
+	cap->saved = dup(STDERR_FILENO);
+	if (cap->saved < 0 || dup2(cap->fd, STDERR_FILENO) < 0) {
+		close(cap->fd);
+		if (cap->saved >= 0)
+			close(cap->saved);
+		cap->saved = -1;
+	}
+}
+
+static void capture_end(struct capture *cap, char *first, size_t len)
+{
+	char buf[4096];
+	size_t have = 0;
+	ssize_t n;
+
+	snprintf(first, len, "an error (see stderr)");
+	if (cap->saved < 0)
+		return;
+	fflush(stderr);
+	dup2(cap->saved, STDERR_FILENO);
+	close(cap->saved);
+	lseek(cap->fd, 0, SEEK_SET);
+	while ((n = read(cap->fd, buf, sizeof(buf))) > 0) {
+		if (have == 0) {
+			size_t line = strcspn(buf, "\n");
+			size_t skip = strlen(options.progname);
+
+			if (line > (size_t)n)
+				line = (size_t)n;
+			if (line > skip + 2 && memcmp(buf, options.progname, skip) == 0 && buf[skip] == ':')
+				skip += 2;
+			else
+				skip = 0;
+			snprintf(first, len, "%.*s", (int)(line - skip), buf + skip);
+		}
+		have += (size_t)n;
+		if (write_all(STDERR_FILENO, buf, (size_t)n) < 0)
+			break;
+	}
+	close(cap->fd);
+}
+
 int main(int argc, const char **argv)
 {
 	const struct backend *be;
 	char why[512];
 	struct program *prog;
 	struct run_set set;
+	struct capture cap;
+	char message[600];
 	int status;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	set_exit_hook(json_error_hook);
 	options_parse(argc, argv);
 	be = backend_find(options.backend, why, sizeof(why));	/* found by options_parse */
+	capture_begin(&cap);
 	prog = program_load_max(options.loadfile, options.max_loadfile, stderr);
-	if (!prog)
-		return EXIT_USAGE;
-	if (program_check_backend(prog, be, stderr) < 0 ||
-	    program_check_scsi_writes(prog, options.allow_scsi_writes, stderr) < 0) {
+	if (prog && (program_check_backend(prog, be, stderr) < 0 ||
+		     program_check_scsi_writes(prog, options.allow_scsi_writes, stderr) < 0)) {
 		program_free(prog);
+		prog = NULL;
+	}
+	if (prog && !options.check_loadfile && be->init && be->init(&options) < 0) {
+		program_free(prog);
+		prog = NULL;
+	}
+	capture_end(&cap, message, sizeof(message));
+	if (!prog) {
+		run_exit_hook(EXIT_USAGE, message);
 		return EXIT_USAGE;
 	}
 	if (options.check_loadfile) {
+		set_exit_hook(NULL);	/* not a run: no document */
 		print_check(prog, be);
 		program_free(prog);
 		return 0;
-	}
-	if (be->init && be->init(&options) < 0) {
-		program_free(prog);
-		return EXIT_USAGE;
 	}
 	machine_stdout_prepare();
 	report_banner(prog);
@@ -109,6 +186,9 @@ int main(int argc, const char **argv)
 		.until_ci_pct = options.repeat_until_ci,
 		.min_runs = 3,
 		.quiet = options.repeat <= 1 }, &set);
+	if (!set.nruns)	/* run_one wrote why, unless there was no run at all */
+		run_exit_hook(set.status ? set.status : EXIT_USAGE, "no run was made");
+	set_exit_hook(NULL);	/* from here the results document is written */
 	if (options.repeat <= 1) {
 		status = set.nruns ? report(&set.run[0]) : set.status;
 	} else {

@@ -20,9 +20,11 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "results.h"
@@ -230,8 +232,9 @@ static json_t *passes_json(const struct results *r)
 		hi = MAX(hi, p);
 		total += p;
 	}
-	return json_pack("{s:I s:I s:I s:o}", "min", (json_int_t)(lo == UINT64_MAX ? 0 : lo), "max",
-			 (json_int_t)hi, "total", (json_int_t)total, "per_client", per);
+	return json_pack("{s:I s:I s:I s:I s:o}", "min", (json_int_t)(lo == UINT64_MAX ? 0 : lo),
+			 "median", (json_int_t)results_passes_median(r), "max", (json_int_t)hi,
+			 "total", (json_int_t)total, "per_client", per);
 }
 
 static const char *client_state_name(int state)
@@ -339,6 +342,7 @@ static json_t *figures_json_all(const struct results *r)
 	set(obj, "mismatches", uint_json(r->all.mismatches));
 	set(obj, "errors", uint_json(r->all.errors));
 	set(obj, "failed_clients", json_integer(r->nfailures));
+	set(obj, "idle_clients", json_integer(r->idle_clients));
 	set(obj, "passes", passes_json(r));
 	set(obj, "max_latency_ms", json_real((double)r->all.max_ns / 1e6));
 	set(obj, "latency_kind", json_string(paced ? "service" : "response"));
@@ -377,6 +381,7 @@ json_t *results_to_json(const struct results *r)
 	set(doc, "target_rate_mb_per_sec", json_real(id->target_rate));
 	set(doc, "window", window_json(id));
 	set(doc, "signal", json_integer(id->signal));
+	set(doc, "strict", json_boolean(id->strict));
 	set(doc, "exit_status", json_integer(r->exit_status));
 	set(doc, "histogram_scheme", histogram_scheme_json());
 	set(doc, "results", figures_json_all(r));
@@ -386,30 +391,90 @@ json_t *results_to_json(const struct results *r)
 	return doc;
 }
 
-int results_write_json(const struct results *r, const char *path, int stdout_fd)
+static mode_t current_umask(void)
 {
-	bool to_stdout = strcmp(path, "-") == 0;
-	json_t *doc = results_to_json(r);
-	FILE *f;
-	int rc = 0;
+	mode_t m = umask(0);
 
-	if (to_stdout)
+	umask(m);
+	return m;
+}
+
+/* Write doc to path ('-': stdout_fd, or stdout).  A file is written whole
+ * or not at all: to a temporary file beside it, then renamed over it, so a
+ * reader never sees half a document or the previous run's.  Takes doc. */
+static int write_doc(json_t *doc, const char *path, int stdout_fd, bool quiet)
+{
+	bool to_stdout = strcmp(path, "-") == 0, in_place = false;
+	char tmp[PATH_MAX];
+	struct stat st;
+	FILE *f;
+	int rc = 0, fd;
+
+	/* only a regular file (or a new one) is replaced: a device, a FIFO or
+	 * a symlink (/dev/stdout, /dev/full, a pipe) is written in place */
+	if (!to_stdout && lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		in_place = true;
+	if (to_stdout) {
 		f = fdopen(stdout_fd >= 0 ? stdout_fd : dup(STDOUT_FILENO), "w");
-	else
+	} else if (in_place) {
 		f = fopen(path, "w");
+	} else {
+		if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp)) {
+			errno = ENAMETOOLONG;
+			fd = -1;
+		} else {
+			fd = mkstemp(tmp);
+		}
+		f = fd >= 0 ? fdopen(fd, "w") : NULL;
+		if (fd >= 0 && !f) {
+			close(fd);
+			unlink(tmp);
+		}
+	}
 	if (!f) {
-		warnx_("--json %s: cannot open: %s", path, strerror(errno));
+		if (!quiet)
+			warnx_("--json %s: cannot open: %s", path, strerror(errno));
 		json_decref(doc);
 		return -1;
 	}
-	if (json_dumpf(doc, f, JSON_FLAGS) < 0 || fputc('\n', f) == EOF)
+	if (!to_stdout && !in_place)
+		fchmod(fileno(f), 0666 & ~current_umask());
+	if (json_dumpf(doc, f, JSON_FLAGS) < 0 || fputc('\n', f) == EOF || fflush(f) != 0)
 		rc = -1;
 	if (fclose(f) != 0)
 		rc = -1;
-	if (rc < 0)
-		warnx_("--json %s: write error: %s", path, strerror(errno));
+	if (!to_stdout && !in_place && rc == 0 && rename(tmp, path) < 0)
+		rc = -1;
+	if (rc < 0) {
+		if (!quiet)
+			warnx_("--json %s: write error: %s", path, strerror(errno));
+		if (!to_stdout && !in_place)
+			unlink(tmp);
+	}
 	json_decref(doc);
 	return rc;
+}
+
+int results_write_json(const struct results *r, const char *path, int stdout_fd)
+{
+	return write_doc(results_to_json(r), path, stdout_fd, false);
+}
+
+int results_write_error_json(const char *path, int stdout_fd, const char *progname, int argc,
+			     const char **argv, int exit_status, const char *message)
+{
+	json_t *doc = json_object(), *cmd = json_array(), *v;
+
+	for (int i = 0; i < argc; i++)
+		json_array_append_new(cmd, json_string(argv[i]));
+	set(doc, "schema_version", json_integer(RESULT_SCHEMA_VERSION));
+	set(doc, "program", json_pack("{s:s s:s}", "name", progname, "version", PACKAGE_VERSION));
+	set(doc, "command_line", cmd);
+	set(doc, "exit_status", json_integer(exit_status));
+	/* the message may hold any bytes (a loadfile's): keep valid UTF-8 only */
+	v = json_string(message);
+	set(doc, "error", v ? v : json_string("(the message is not UTF-8)"));
+	return write_doc(doc, path, stdout_fd, true);	/* already failing: no second message */
 }
 
 /* ---- reading a document back ---- */
@@ -596,6 +661,7 @@ static void read_identity(struct reader *rd, const json_t *doc, struct results_i
 	id->window_start_ns = get_u64(rd, window, "start_ns");
 	id->window_ns = get_u64(rd, window, "duration_ns");
 	id->signal = get_int(rd, doc, "signal");
+	id->strict = json_is_true(json_object_get(doc, "strict"));
 	if (!rd->failed && environment_from_json(&id->env, json_object_get(doc, "environment"),
 						 rd->err, rd->errlen) < 0)
 		rd->failed = true;
@@ -714,6 +780,8 @@ static void read_results(struct reader *rd, struct results *r, const json_t *res
 	else
 		op_total_init(&r->response);
 	r->mismatches_all = get_u64(rd, res, "mismatches_all_phases");
+	v = json_object_get(res, "idle_clients");	/* optional: older documents */
+	r->idle_clients = json_is_integer(v) ? (int)json_integer_value(v) : 0;
 	if (json_array_size(per) != (size_t)r->id.clients && !rd->failed)
 		bad(rd, "\"passes\" must have an entry per client");
 	r->passes = xcalloc((size_t)r->id.clients + 1, sizeof(*r->passes));
@@ -741,6 +809,12 @@ int results_from_json(struct results *r, const json_t *doc, char *err, size_t er
 	memset(r, 0, sizeof(*r));
 	if (!json_is_object(doc)) {
 		bad(&rd, "not a JSON object");
+		goto out;
+	}
+	v = json_object_get(doc, "error");
+	if (json_is_string(v)) {
+		bad(&rd, "the run failed (exit status %lld): %s",
+		    (long long)json_integer_value(json_object_get(doc, "exit_status")), json_string_value(v));
 		goto out;
 	}
 	if (get_int(&rd, doc, "schema_version") != RESULT_SCHEMA_VERSION && !rd.failed)

@@ -34,6 +34,7 @@ struct options options = {
 	.show_mismatches = 10,
 	.stdout_fd = -1,
 	.max_loadfile = LOADFILE_MAX_DEFAULT,
+	.grace = 30,
 };
 
 static const char *seed_text;
@@ -43,7 +44,7 @@ static int show_version, show_help, show_usage;
 /* Numeric options are taken as text and checked here, so that a bad value
  * gets a message naming the option. */
 static struct {
-	const char *timelimit, *warmup, *passes, *cpp, *show_mismatches, *port, *rate;
+	const char *timelimit, *warmup, *passes, *cpp, *show_mismatches, *port, *rate, *grace;
 	const char *repeat, *until_ci;
 } text;
 
@@ -58,6 +59,7 @@ static void usage_error(poptContext pc, const char *fmt, ...)
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "%s: %s (see %s --help)\n", options.progname, buf, options.progname);
+	run_exit_hook(EXIT_USAGE, buf);
 	poptFreeContext(pc);
 	exit(EXIT_USAGE);
 }
@@ -237,6 +239,7 @@ static const struct backend *find_backend_or_exit(const char *name)
 
 	if (!be) {
 		fprintf(stderr, "%s: %s\n", options.progname, why);
+		run_exit_hook(EXIT_USAGE, why);
 		exit(EXIT_USAGE);
 	}
 	return be;
@@ -340,6 +343,13 @@ void options_parse(int argc, const char **argv)
 		  "mean throughput is within PCT% of the mean", "PCT" },
 		{ "check-loadfile", 0, POPT_ARG_NONE, &options.check_loadfile, 0,
 		  "check the loadfile, print what one pass does, and exit", NULL },
+		{ "grace", 0, POPT_ARG_STRING, &text.grace, 0,
+		  "after the time limit or a stop, kill a client that has not stopped within SECS "
+		  "(stopped, or its operation in flight does not return) and count it as failed (default 30)",
+		  "SECS" },
+		{ "strict", 0, POPT_ARG_NONE, &options.strict, 0,
+		  "an overloaded run fails (exit 1): a client completed no operation in the measured window",
+		  NULL },
 		{ "max-loadfile", 0, POPT_ARG_STRING, &max_loadfile_text, 0,
 		  "refuse a loadfile of more than SIZE bytes of text (K, M, G: binary units; default 256M) "
 		  "or whose compiled program takes more than twice that", "SIZE" },
@@ -402,6 +412,7 @@ void options_parse(int argc, const char **argv)
 	int_option(pc, "--clients-per-process", text.cpp, &options.clients_per_process, 1, 100000);
 	int_option(pc, "--show-mismatches", text.show_mismatches, &options.show_mismatches, 0, INT32_MAX);
 	int_option(pc, "--port", text.port, &options.port, 1, 65535);
+	int_option(pc, "--grace", text.grace, &options.grace, 1, 86400);
 	int_option(pc, "--repeat", text.repeat, &options.repeat, 1, 1000);
 	if (text.until_ci) {
 		char *end;
@@ -432,6 +443,7 @@ void options_parse(int argc, const char **argv)
 	if (!arg) {
 		fprintf(stderr, "%s: missing NPROCS, the number of clients\n", options.progname);
 		poptPrintUsage(pc, stderr, 0);
+		run_exit_hook(EXIT_USAGE, "missing NPROCS, the number of clients");
 		poptFreeContext(pc);
 		exit(EXIT_USAGE);
 	}

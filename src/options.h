@@ -52,6 +52,9 @@ struct options {
 				   (the human output then goes to stderr), else -1 */
 	uint64_t max_loadfile;	/* --max-loadfile: most bytes of loadfile text (and
 				   twice that of compiled program) */
+	int grace;		/* --grace: seconds a client may take to stop after
+				   the end of the run before it is killed */
+	int strict;		/* --strict: an overloaded run fails */
 	uint64_t seed;		/* --seed */
 	bool seed_given;
 	int verbose;		/* -v */

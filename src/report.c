@@ -80,6 +80,20 @@ static void problems(FILE *err, const struct results *r)
 {
 	uint64_t mismatches = r->all.mismatches;
 
+	if (r->idle_clients) {
+		uint64_t lo = UINT64_MAX, hi = 0;
+
+		for (int i = 0; i < r->id.clients; i++) {
+			lo = MIN(lo, r->passes[i]);
+			hi = MAX(hi, r->passes[i]);
+		}
+		fprintf(err, "%s: overloaded: %d of %d clients completed no operation in the measured window "
+			"(passes per client min %llu, median %llu, max %llu)%s\n", r->id.progname,
+			r->idle_clients, r->id.clients, (unsigned long long)lo,
+			(unsigned long long)results_passes_median(r), (unsigned long long)hi,
+			r->id.strict ? "" : "; --strict makes this a failure");
+	}
+
 	for (int i = 0; i < r->nfailures; i++)
 		fprintf(err, "%s: client %d failed: %s\n", r->id.progname, r->failures[i].client,
 			r->failures[i].reason);

@@ -73,6 +73,7 @@ static void identity_compute(struct results_identity *id, const struct results_s
 	id->window_ns = run->measure_end_ns > run->measure_start_ns ?
 			run->measure_end_ns - run->measure_start_ns : 0;
 	id->signal = run->signal;
+	id->strict = opt->strict;
 }
 
 void results_regroup(struct results *r)
@@ -117,6 +118,8 @@ void results_compute(struct results *r, const struct results_source *src)
 		}
 		r->mismatches_all += s->mismatches_all;
 		r->passes[i] = s->passes;
+		if (s->ops_measured == 0 && s->state != SLOT_FAILED)
+			r->idle_clients++;
 		r->resources.user_ns += s->cpu_user_ns;
 		r->resources.sys_ns += s->cpu_sys_ns;
 		r->resources.net_sent += s->net_sent;
@@ -153,6 +156,27 @@ void results_compute(struct results *r, const struct results_source *src)
 					     series_failed(run->series));
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+uint64_t results_passes_median(const struct results *r)
+{
+	uint64_t *v, m;
+
+	if (r->id.clients <= 0)
+		return 0;
+	v = xmalloc((size_t)r->id.clients * sizeof(*v));
+	memcpy(v, r->passes, (size_t)r->id.clients * sizeof(*v));
+	qsort(v, (size_t)r->id.clients, sizeof(*v), cmp_u64);
+	m = v[(r->id.clients - 1) / 2];
+	free(v);
+	return m;
+}
+
 int results_exit_status(const struct results *r, bool allow_mismatch, bool cleanup_failed,
 			bool series_failed)
 {
@@ -162,6 +186,8 @@ int results_exit_status(const struct results *r, bool allow_mismatch, bool clean
 	if (mismatches && !allow_mismatch)
 		status = EXIT_RUN_FAILED;
 	if (cleanup_failed)
+		status = EXIT_RUN_FAILED;
+	if (r->id.strict && r->idle_clients)
 		status = EXIT_RUN_FAILED;
 	if (r->id.signal)
 		status = 128 + r->id.signal;
@@ -291,6 +317,8 @@ int results_merge(struct results *a, const struct results *b)
 	merge_series(a, b);
 	a->id.clients = na + nb;
 	a->id.processes += b->id.processes;
+	a->idle_clients += b->idle_clients;
+	a->id.strict = a->id.strict || b->id.strict;
 	a->id.window_ns = MAX(a->id.window_ns, b->id.window_ns);
 	if (!a->id.signal)
 		a->id.signal = b->id.signal;

@@ -82,6 +82,7 @@ struct results_identity {
 	uint64_t window_start_ns; /* start of the measured window after the release */
 	uint64_t window_ns;	/* length of the measured window */
 	int signal;		/* SIGINT/SIGTERM that stopped the run, or 0 */
+	bool strict;		/* --strict: idle clients fail the run */
 	struct environment env;	/* build, kernel, CPU, memory, file system, server,
 				   the options that shape the figures (environment.h) */
 };
@@ -149,6 +150,8 @@ struct results {
 	struct op_total response; /* paced runs: end minus scheduled start */
 	uint64_t mismatches_all; /* status mismatches in every phase */
 	uint64_t *passes;	/* passes per client, id.clients entries */
+	int idle_clients;	/* clients that did not fail but completed no op in
+				   the measured window: the machine was overloaded */
 	int nfailures;		/* clients that failed */
 	struct results_failure *failures;
 	struct results_client *per_client; /* id.clients entries, or NULL */
@@ -190,6 +193,9 @@ void results_regroup(struct results *r);
 int results_exit_status(const struct results *r, bool allow_mismatch, bool cleanup_failed,
 			bool series_failed);
 
+/* The median of the passes per client (the lower middle one). */
+uint64_t results_passes_median(const struct results *r);
+
 /* Throughput of the measured window in MB/s (1e6 bytes), and its length. */
 double results_window_sec(const struct results *r);
 double results_throughput(const struct results *r);
@@ -227,6 +233,12 @@ json_t *series_row_json(const struct series_row *row);
 /* Write r's document to path ("-": the file descriptor stdout_fd).
  * Returns 0, or -1 after a message on stderr. */
 int results_write_json(const struct results *r, const char *path, int stdout_fd);
+/* The document of a run that ended without results (bad options or
+ * loadfile, no client started, a fatal error): program, command line,
+ * exit status and the error message; written the same way, silently.
+ * 0 or -1. */
+int results_write_error_json(const char *path, int stdout_fd, const char *progname, int argc,
+			     const char **argv, int exit_status, const char *message);
 
 /* Read a document from a file into r; 0, or -1 with a reason in err. */
 int results_read_json(struct results *r, const char *path, char *err, size_t errlen);

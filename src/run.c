@@ -17,6 +17,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -173,6 +174,24 @@ static void run_clients(struct client *cl, int n)
 	}
 }
 
+/* Remove the shared roots the run made (those not there before it);
+ * -1 if one could not be removed (said on stderr). */
+static int remove_shared_roots(struct client *c, const struct program *prog, struct shared *sh)
+{
+	int rc = 0;
+
+	for (uint32_t r = 0; r < prog->nshared_roots; r++) {
+		if (sh->root_existed[r])
+			continue;
+		if (c->be->remove_tree(c, prog->shared_roots[r]) < 0) {
+			fprintf(stderr, "%s: cleanup: cannot remove %s: %s\n", options.progname,
+				prog->shared_roots[r], c->error);
+			rc = -1;
+		}
+	}
+	return rc;
+}
+
 static void __attribute__((noreturn))
 process_main(int first, int count, const struct program *prog, const struct backend *be,
 	     struct shared *sh, int release_fd, pid_t parent)
@@ -180,6 +199,7 @@ process_main(int first, int count, const struct program *prog, const struct back
 	struct client *cl = xcalloc((size_t)count, sizeof(*cl));
 	int status = 0;
 
+	set_exit_hook(NULL);	/* the parent writes the documents */
 	set_handler(SIGINT, on_client_signal);
 	set_handler(SIGTERM, on_client_signal);
 	set_handler(SIGCHLD, SIG_DFL);
@@ -221,6 +241,11 @@ process_main(int first, int count, const struct program *prog, const struct back
 		STAT_STORE(cl[0].slot->cpu_sys_ns, sys1 - sys0);
 		for (int i = 0; i < count; i++)
 			client_cleanup(&cl[i]);
+		/* the parent was killed (SIGKILL: no final cleanup from it):
+		 * the last process out removes the shared roots */
+		if (__atomic_sub_fetch(&sh->procs_left, 1, __ATOMIC_ACQ_REL) == 0 &&
+		    getppid() != parent && !options.skip_cleanup && cl[0].priv_ready)
+			remove_shared_roots(&cl[0], prog, sh);
 	}
 	for (int i = 0; i < count; i++) {
 		struct client *c = &cl[i];
@@ -256,6 +281,7 @@ static int final_cleanup(const struct program *prog, const struct backend *be, s
 		struct client c;
 		int rc = 0;
 
+		set_exit_hook(NULL);
 		set_handler(SIGINT, SIG_IGN);
 		set_handler(SIGTERM, SIG_DFL);
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
@@ -265,15 +291,8 @@ static int final_cleanup(const struct program *prog, const struct backend *be, s
 			fprintf(stderr, "%s: cleanup: %s\n", options.progname, c.error);
 			_exit(1);
 		}
-		for (uint32_t r = 0; r < prog->nshared_roots; r++) {
-			if (sh->root_existed[r])
-				continue;
-			if (be->remove_tree(&c, prog->shared_roots[r]) < 0) {
-				fprintf(stderr, "%s: cleanup: cannot remove %s: %s\n", options.progname,
-					prog->shared_roots[r], c.error);
-				rc = 1;
-			}
-		}
+		if (remove_shared_roots(&c, prog, sh) < 0)
+			rc = 1;
 		if (be->teardown)
 			be->teardown(&c);
 		_exit(rc);
@@ -288,7 +307,103 @@ static int final_cleanup(const struct program *prog, const struct backend *be, s
 struct procs {
 	pid_t *pid;		/* per process; 0 once reaped */
 	int running;		/* not yet reaped */
+	uint64_t *inflight_ns;	/* per client: the time of the op in flight when
+				   it was killed as stuck, counted once it is reaped */
 };
+
+/* Is the process stopped (SIGSTOP, SIGTSTP, a debugger)? */
+static bool process_stopped(pid_t pid)
+{
+	char path[64], buf[512];
+	const char *paren;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	paren = strrchr(buf, ')');	/* the command name may hold anything */
+	return paren && paren[1] == ' ' && (paren[2] == 'T' || paren[2] == 't');
+}
+
+/*
+ * The grace after the end of the run is over: kill every process that
+ * still has a client in the run (stopped, or its op in flight does not
+ * return) or that is stopped, and say why in each of its clients' slots.
+ * The time of an op in flight counts as that op's latency.
+ */
+static void kill_stuck(struct procs *pr, struct shared *sh, const struct program *prog,
+		       uint64_t now, uint64_t end)
+{
+	int cpp = options.clients_per_process;
+
+	for (int p = 0; p < options.nprocs; p++) {
+		bool stuck = false, stopped;
+		int first = -1;
+
+		if (!pr->pid[p])
+			continue;
+		stopped = process_stopped(pr->pid[p]);
+		for (int k = 0; k < cpp; k++) {
+			int state = STAT_LOAD(shared_slot(sh, p * cpp + k)->state);
+
+			if (state == SLOT_STARTING || state == SLOT_READY || state == SLOT_RUNNING) {
+				stuck = true;
+				if (first < 0)
+					first = p * cpp + k;
+			}
+		}
+		if (!stuck && !stopped)
+			continue;	/* cleaning up: that may take long */
+		kill(pr->pid[p], SIGKILL);
+		for (int k = 0; k < cpp; k++) {
+			int i = p * cpp + k;
+			struct slot *s = shared_slot(sh, i);
+			uint64_t t0 = STAT_LOAD(s->op_start_ns);
+			uint32_t id = STAT_LOAD(s->op_id);
+			char why[160];
+
+			if (STAT_LOAD(s->state) == SLOT_DONE || STAT_LOAD(s->state) == SLOT_FAILED)
+				continue;
+			if (stopped)
+				snprintf(why, sizeof(why), "stopped (SIGSTOP or a debugger)");
+			else if (t0 && t0 < now && id < OP_COUNT && prog->statidx[id] >= 0)
+				snprintf(why, sizeof(why), "no progress for %llu s: %s in flight",
+					 (unsigned long long)((now - t0) / NSEC_PER_SEC), op_info[id].name);
+			else if (i == first)
+				snprintf(why, sizeof(why), "did not stop");
+			else
+				snprintf(why, sizeof(why), "its process was killed for client %d", first);
+			if (t0 && t0 < now && id < OP_COUNT && prog->statidx[id] >= 0)
+				pr->inflight_ns[i] = now - t0;
+			snprintf(s->error, sizeof(s->error), "%s; killed %llu s after the end of the run (--grace %d)",
+				 why, (unsigned long long)((now - end) / NSEC_PER_SEC), options.grace);
+			STAT_STORE(s->state, SLOT_FAILED);
+		}
+	}
+}
+
+/* Killed clients are gone: their ops in flight count, with the time they
+ * had taken, in the op's figures (measured window or not: the truth). */
+static void count_inflight(struct procs *pr, struct shared *sh, const struct program *prog)
+{
+	for (int i = 0; i < sh->nclients; i++) {
+		struct slot *s = shared_slot(sh, i);
+		uint64_t lat = pr->inflight_ns[i];
+
+		if (!lat)
+			continue;
+		op_stats_add(&s->ops[prog->statidx[s->op_id]], lat, 0);
+		hist_add(&s->every, lat);
+		s->ops_measured++;
+	}
+}
 
 static void reap(struct procs *pr, struct shared *sh, int block)
 {
@@ -378,10 +493,13 @@ static void wall_clock_iso(char *buf, size_t len)
 void run_benchmark(const struct program *prog, const struct backend *be, struct shared *sh,
 		   struct run_result *res)
 {
-	struct procs pr = { .pid = xcalloc((size_t)options.nprocs, sizeof(pid_t)) };
+	struct procs pr = { .pid = xcalloc((size_t)options.nprocs, sizeof(pid_t)),
+			    .inflight_ns = xcalloc((size_t)options.nclients, sizeof(uint64_t)) };
 	bool fixed_work = options.passes > 0;
 	int release[2];
 	uint64_t tick, warmup_ns = (uint64_t)options.warmup * NSEC_PER_SEC;
+	uint64_t fork_start = now_ns(), next_print = fork_start + NSEC_PER_SEC, end_seen = 0;
+	uint64_t grace_ns = (uint64_t)options.grace * NSEC_PER_SEC;
 	struct progress_state ps;
 	pid_t parent = getpid();
 
@@ -393,6 +511,7 @@ void run_benchmark(const struct program *prog, const struct backend *be, struct 
 	if (pipe(release) < 0)
 		die(EXIT_RUN_FAILED, "pipe: %s", strerror(errno));
 	sh->measure_end_ns = UINT64_MAX;
+	sh->procs_left = options.nprocs;
 	fflush(stdout);
 	fflush(stderr);
 	for (int p = 0; p < options.nprocs; p++) {
@@ -410,17 +529,35 @@ void run_benchmark(const struct program *prog, const struct backend *be, struct 
 		}
 		pr.pid[p] = pid;
 		pr.running++;
+		if (!options.machine_readable && p + 1 < options.nprocs && now_ns() >= next_print) {
+			/* thousands of forks take a while: show the start going on */
+			printf("%d of %d processes started %3.0f sec\n", p + 1, options.nprocs,
+			       (double)(now_ns() - fork_start) / 1e9);
+			next_print += NSEC_PER_SEC;
+		}
 	}
 	close(release[0]);
 
 	if (pr.running < options.nprocs || !wait_ready(&pr, sh)) {
 		/* release the ones that are waiting, with the stop flag set */
+		uint64_t stop = now_ns();
+
 		STAT_STORE(sh->stop, 1);
 		close(release[1]);
+		/* a client stuck in its setup (a server that never answers)
+		 * gets the grace, then is killed */
+		while (pr.running > 0 && now_ns() - stop < grace_ns) {
+			reap(&pr, sh, 0);
+			sleep_until_ns(now_ns() + 50 * NSEC_PER_MSEC);
+		}
+		for (int p = 0; p < options.nprocs; p++)
+			if (pr.pid[p])
+				kill(pr.pid[p], SIGKILL);
 		reap(&pr, sh, 1);
 		res->setup_failed = 1;
 		res->signal = parent_signal;
 		free(pr.pid);	/* nothing was released, so nothing was made */
+		free(pr.inflight_ns);
 		return;
 	}
 
@@ -454,6 +591,11 @@ void run_benchmark(const struct program *prog, const struct backend *be, struct 
 			STAT_STORE(sh->measure_end_ns, MIN(end, MAX(now, res->measure_start_ns)));
 			STAT_STORE(sh->stop, 1);
 		}
+		/* the end of the run: the time limit, or a stop */
+		if (!end_seen && (now >= STAT_LOAD(sh->measure_end_ns) || STAT_LOAD(sh->stop)))
+			end_seen = now;
+		if (end_seen && now - end_seen >= grace_ns)
+			kill_stuck(&pr, sh, prog, now, end_seen);
 		if (now >= tick) {
 			progress_tick(&ps, now);
 			tick += NSEC_PER_SEC;
@@ -479,10 +621,12 @@ void run_benchmark(const struct program *prog, const struct backend *be, struct 
 		if (all_done)
 			res->measure_end_ns = end;
 	}
+	count_inflight(&pr, sh, prog);
 	progress_finish(&ps);
 	res->series = ps.series;	/* for the JSON report */
 	res->failed_clients = count_state(sh, SLOT_FAILED);
 	if (final_cleanup(prog, be, sh) < 0)
 		res->cleanup_failed = 1;
 	free(pr.pid);
+	free(pr.inflight_ns);
 }

@@ -35,6 +35,25 @@ const char *const series_end_name[] = {
 /* One run: a fresh stats region, the run, its results in *r.  Returns 0,
  * or -1 when no client could start (the reasons printed; *status is the
  * exit status). */
+/* The --json error document of a run whose clients did not start. */
+static void setup_failed_json(const struct shared *sh, int signal, int status)
+{
+	char message[600];
+
+	snprintf(message, sizeof(message), "%s",
+		 signal ? "stopped by a signal before the clients were released" : "no client was started");
+	for (int i = 0; i < sh->nclients && !signal; i++) {
+		const struct slot *s = shared_slot(sh, i);
+
+		if (s->state == SLOT_FAILED) {
+			snprintf(message, sizeof(message), "no client was started: client %d: %.400s", i,
+				 s->error);
+			break;
+		}
+	}
+	run_exit_hook(status, message);
+}
+
 static int run_one(const struct program *prog, const struct backend *be,
 		   const struct pass_figures *pass, const struct environment *env, struct results *r,
 		   int *status)
@@ -53,6 +72,7 @@ static int run_one(const struct program *prog, const struct backend *be,
 		if (!res.signal)
 			fprintf(stderr, "%s: no client was started\n", options.progname);
 		*status = res.signal ? 128 + res.signal : EXIT_USAGE;
+		setup_failed_json(sh, res.signal, *status);
 		series_free(res.series);
 		shared_destroy(sh);
 		return -1;

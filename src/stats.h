@@ -72,6 +72,7 @@ struct slot {
 	uint64_t net_received;	/* and received */
 	uint64_t work_end_ns;	/* when it finished its work (fixed-work runs) */
 	uint64_t op_start_ns;	/* start of the op in progress, 0 if none */
+	uint32_t op_id;		/* which op that is (valid while op_start_ns) */
 	struct sec_stat secs[SEC_RING]; /* per-second figures */
 	char error[256];	/* why it failed */
 	struct op_stats lag;	/* schedule lag of paced ops */
@@ -90,6 +91,8 @@ struct shared {
 	int nclients;
 	size_t slot_size;	/* bytes per slot, a multiple of 64 */
 	int mismatch_printed;	/* messages printed, all clients */
+	int procs_left;		/* client processes not yet done: the last one
+				   out removes the shared roots if the parent died */
 	uint8_t root_existed[MAX_SHARED_ROOTS]; /* shared roots found before the run */
 	char *slots;		/* first slot */
 };

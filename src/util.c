@@ -44,30 +44,47 @@ void rng_seed(uint64_t s[2], uint64_t seed, uint64_t stream)
 		s[1] = 1;
 }
 
-static void __attribute__((format(printf, 1, 0))) vmessage(const char *fmt, va_list ap)
-{
-	char buf[1024];
+static void (*exit_hook)(int status, const char *message);
 
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+void set_exit_hook(void (*hook)(int status, const char *message))
+{
+	exit_hook = hook;
+}
+
+void run_exit_hook(int status, const char *message)
+{
+	void (*hook)(int, const char *) = exit_hook;
+
+	exit_hook = NULL;	/* once, and never from inside itself */
+	if (hook)
+		hook(status, message);
+}
+
+static void __attribute__((format(printf, 2, 0))) vmessage(char *buf, const char *fmt, va_list ap)
+{
+	vsnprintf(buf, 1024, fmt, ap);
 	fprintf(stderr, "%s: %s\n", options.progname ? options.progname : "dbench", buf);
 }
 
 void die(int status, const char *fmt, ...)
 {
+	char buf[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmessage(fmt, ap);
+	vmessage(buf, fmt, ap);
 	va_end(ap);
+	run_exit_hook(status, buf);
 	exit(status);
 }
 
 void warnx_(const char *fmt, ...)
 {
+	char buf[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmessage(fmt, ap);
+	vmessage(buf, fmt, ap);
 	va_end(ap);
 }
 

@@ -55,7 +55,12 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t size);
 char *xstrdup(const char *s);
 
-/* Print "progname: message" to stderr and exit with status. */
+/* Called once by die() and by the other exits of dbench with the status
+ * and the one-line message (dbench writes its --json error document). */
+void set_exit_hook(void (*hook)(int status, const char *message));
+void run_exit_hook(int status, const char *message);
+
+/* Print "progname: message" to stderr, run the exit hook, exit with status. */
 void die(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 /* Print "progname: message" to stderr. */
 void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -133,3 +133,171 @@ Mkdir "\clients\x" *'; do
 	[ "${#stderr}" -lt 400 ]
 	[[ "$stderr" == *'path "\clients\aaaa'*'..." (1000011 bytes)'* ]]
 }
+
+# Start dbench in the background (stdout $T/out, stderr $T/err); wait until
+# it executes.  Sets DB_PID.
+start_dbench() {
+	timeout -s KILL "${RELIABILITY_TIMEOUT:-120}" "$DBENCH" "$@" > "$T/out" 2> "$T/err" &
+	DB_PID=$!
+	local i
+	for i in $(seq 300); do
+		grep -q "execute" "$T/out" && return 0
+		sleep 0.1
+	done
+	echo "dbench did not start:" >&2
+	cat "$T/out" "$T/err" >&2
+	return 1
+}
+
+# The client processes of the dbench started by start_dbench (timeout's
+# child is dbench).
+client_pids() {
+	local db
+	db=$(pgrep -P "$DB_PID" -x dbench)
+	pgrep -P "$db"
+}
+
+@test "a stopped client is killed after --grace, counted as failed with the reason, exit 1" {
+	local victim rc=0
+	start_dbench -D "$T/d" -t 3 --grace 2 --json "$T/r.json" 2
+	victim=$(client_pids | head -1)
+	[ -n "$victim" ]
+	kill -STOP "$victim"
+	SECONDS=0
+	wait "$DB_PID" || rc=$?
+	cat "$T/out" "$T/err"
+	[ "$rc" -eq 1 ]
+	[ "$SECONDS" -lt 30 ]
+	grep -Eq "client [01] failed: stopped \(SIGSTOP or a debugger\); killed [0-9]+ s after the end of the run \(--grace 2\)" "$T/err"
+	$PYTHON -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["results"]["failures"]) == 1, d["results"]["failures"]' "$T/r.json"
+	assert_empty_target
+	assert_no_procs
+}
+
+@test "a client stuck in an operation (the server stopped answering): killed after --grace, its operation's time counted" {
+	load ../lib/tbench
+	local rc=0 conn
+	start_srv -b 127.0.0.1
+	start_dbench -B sockio --server "127.0.0.1:$PORT" --server-timeout 300 -t 3 --grace 2 \
+		--json "$T/r.json" -c "$DBENCH_SRCDIR/loadfiles/client.txt" 1
+	for conn in $(pgrep -P "$SRV_PID"); do kill -STOP "$conn"; done
+	SECONDS=0
+	wait "$DB_PID" || rc=$?
+	cat "$T/out" "$T/err"
+	for conn in $(pgrep -P "$SRV_PID"); do kill -CONT "$conn"; done
+	stop_srv
+	[ "$rc" -eq 1 ]
+	[ "$SECONDS" -lt 60 ]
+	grep -Eq "client 0 failed: no progress for [0-9]+ s: [A-Za-z_]+ in flight; killed [0-9]+ s after the end of the run \(--grace 2\)" "$T/err"
+	# the operation in flight counts: the largest latency is at least the grace
+	$PYTHON -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+mx = max(float(op["max_ns"]) for op in d["results"]["operations"])
+assert mx >= 2e9, mx' "$T/r.json"
+}
+
+@test "after the parent is SIGKILLed nothing is left: no process, no clients/ directory" {
+	start_dbench -D "$T/d" -t 60 3
+	local db
+	db=$(pgrep -P "$DB_PID" -x dbench)
+	kill -KILL "$db"
+	wait "$DB_PID" || true
+	assert_no_procs
+	local i
+	for i in $(seq 100); do
+		[ -z "$(ls -A "$T/d")" ] && break
+		sleep 0.1
+	done
+	assert_empty_target
+}
+
+# Client 1 sleeps through the whole window, client 0 works: an overload in
+# miniature (5000 clients on 2 cores leave many at 0 operations).
+idle_loadfile() {
+	printf 'LOOP child\nSLEEP 100000000\nENDLOOP\nQUERY_FS_INFORMATION 3 NT_STATUS_OK\n' > "$T/idle.txt"
+}
+
+@test "clients that completed no operation are reported (text, JSON); --strict fails the run" {
+	idle_loadfile
+	run_dbench -B null -c "$T/idle.txt" -t 2 --json "$T/r.json" 2
+	echo "$output $stderr"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"overloaded: 1 of 2 clients completed no operation in the measured window (passes per client min 0, median 0, max "*"); --strict makes this a failure"* ]]
+	$PYTHON -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]; assert r["idle_clients"] == 1, r["idle_clients"]; assert r["passes"]["median"] == 0' "$T/r.json"
+	run_dbench -B null -c "$T/idle.txt" -t 2 --strict --json "$T/r.json" 2
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"overloaded: 1 of 2 clients"* ]]
+	$PYTHON -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["exit_status"] == 1 and d["strict"] is True' "$T/r.json"
+	"$PYTHON" "$DBENCH_SRCDIR/tests/cli/check-json-schema.py" "$DBENCH_SRCDIR/doc/dbench-result.schema.json" "$T/r.json"
+}
+
+# The --json document at $1 is an error document with exit status $2 and
+# an error message containing $3.
+assert_error_doc() {
+	$PYTHON - "$@" <<'PY'
+import json, sys
+path, status, text = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+d = json.load(open(path))
+assert d["exit_status"] == status, d
+assert text in d["error"], d
+assert d["schema_version"] == 1 and d["program"]["name"] == "dbench" and d["command_line"], d
+assert "results" not in d, d
+PY
+}
+
+@test "every exit writes a --json document: the error, its status and message (no stale file is left)" {
+	echo '{"stale": "an old result"}' > "$T/r.json"
+	run_dbench -B null -t abc --json "$T/r.json" 1
+	[ "$status" -eq 2 ]
+	assert_error_doc "$T/r.json" 2 "-t: 'abc' is not a number"
+	printf 'Bogus "\\x" *\n' > "$T/bad.txt"
+	run_dbench -B null -c "$T/bad.txt" -t 1 --json "$T/r.json" 1
+	[ "$status" -eq 2 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	assert_error_doc "$T/r.json" 2 "bad.txt:1: unknown operation 'Bogus'"
+	run_dbench -B sockio --server 127.0.0.1:1 -t 1 --json "$T/r.json" 1
+	[ "$status" -eq 2 ]
+	assert_error_doc "$T/r.json" 2 "127.0.0.1"
+	run_dbench -B null -t 1 --json "$T/r.json" 1
+	[ "$status" -eq 0 ]
+	$PYTHON -c 'import json,sys; d=json.load(open(sys.argv[1])); assert "results" in d and "error" not in d' "$T/r.json"
+	# a document reader names the failure
+	run_dbench -B null -t abc --json "$T/e.json" 1
+	"$PYTHON" "$DBENCH_SRCDIR/tests/cli/check-json-schema.py" "$DBENCH_SRCDIR/doc/dbench-error.schema.json" "$T/e.json"
+}
+
+@test "--json is written atomically: a new file renamed over the old one, no temporary file left" {
+	echo '{"stale": "an old result"}' > "$T/r.json"
+	local before after
+	before=$(stat -c %i "$T/r.json")
+	exec 7< "$T/r.json"	# a reader that opened the old document
+	run_dbench -B null -t 1 --json "$T/r.json" 1
+	[ "$status" -eq 0 ]
+	after=$(stat -c %i "$T/r.json")
+	# a rename replaced the file: the reader still has the whole old one,
+	# a new reader the whole new one; never a truncated mixture
+	[ "$before" != "$after" ]
+	[ "$(cat <&7)" = '{"stale": "an old result"}' ]
+	exec 7<&-
+	$PYTHON -c 'import json,sys; json.load(open(sys.argv[1]))["results"]' "$T/r.json"
+	[ "$(ls "$T" | grep -c 'r\.json')" -eq 1 ]
+	# what is not a regular file is written in place, never replaced
+	# (a symlink stays a symlink; /dev/stdout, /dev/full stay devices)
+	ln -s r.json "$T/link.json"
+	run_dbench -B null -t 1 --json "$T/link.json" 1
+	[ "$status" -eq 0 ]
+	[ -L "$T/link.json" ]
+	$PYTHON -c 'import json,sys; json.load(open(sys.argv[1]))["results"]' "$T/r.json"
+}
+
+@test "a client that cannot set up: exit 2 and an error document naming it" {
+	run_dbench -D "$T/d" -t 1 --json "$T/r.json" --clients-per-process 2 1 -c "$DBENCH_SRCDIR/loadfiles/client.txt"
+	[ "$status" -eq 0 ] || true
+	ln -s /nonexistent "$T/d/clients"
+	run_dbench -D "$T/d" -t 1 --json "$T/r.json" 1
+	echo "$stderr"
+	[ "$status" -eq 2 ]
+	assert_error_doc "$T/r.json" 2 "no client was started: client 0:"
+	rm "$T/d/clients"
+}
