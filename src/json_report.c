@@ -782,12 +782,18 @@ static void read_results(struct reader *rd, struct results *r, const json_t *res
 	r->mismatches_all = get_u64(rd, res, "mismatches_all_phases");
 	v = json_object_get(res, "idle_clients");	/* optional: older documents */
 	r->idle_clients = json_is_integer(v) ? (int)json_integer_value(v) : 0;
-	if (json_array_size(per) != (size_t)r->id.clients && !rd->failed)
+	if (json_array_size(per) != (size_t)r->id.clients) {
 		bad(rd, "\"passes\" must have an entry per client");
+		return;
+	}
 	r->passes = xcalloc((size_t)r->id.clients + 1, sizeof(*r->passes));
-	json_array_foreach(per, i, v)
-		if (i < (size_t)r->id.clients)
-			r->passes[i] = json_is_integer(v) ? (uint64_t)json_integer_value(v) : 0;
+	json_array_foreach(per, i, v) {
+		if (!json_is_integer(v) || json_integer_value(v) < 0) {
+			bad(rd, "\"passes\" must be counts");
+			return;
+		}
+		r->passes[i] = (uint64_t)json_integer_value(v);
+	}
 	r->nfailures = (int)json_array_size(failures);
 	r->failures = xcalloc((size_t)r->nfailures + 1, sizeof(*r->failures));
 	json_array_foreach(failures, i, v) {

@@ -163,10 +163,10 @@ struct results {
 
 /* Inputs of results_compute that are not in the stats region. */
 struct results_source {
-	const struct program *prog;
-	const char *backend;	/* its name */
-	const struct options *opt;
-	const struct shared *sh;
+	const struct program *prog; /* the program that ran (ops, loadfile) */
+	const char *backend;	/* the backend's name */
+	const struct options *opt; /* the run's options (clients, seed, window) */
+	const struct shared *sh; /* the stats region, every client exited */
 	const struct run_result *run; /* times, signal, cleanup, series */
 	const struct pass_figures *pass; /* or NULL: zeros */
 	const struct environment *env; /* copied into the identity, or NULL: unknown */

@@ -107,6 +107,26 @@ check_schema() {
 	[[ "$output" == *"(6 runs)"* ]]
 }
 
+@test "repeat: SIGINT stops the series: the runs before it are summarized, exit 130" {
+	"$DBENCH" -B null -c "$T/small.txt" -t 1 --warmup 0 --repeat 50 --json "$T/int.json" 1 \
+		>"$T/out" 2>&1 &
+	local pid=$! i rc=0
+	for i in $(seq 600); do
+		grep -q '^Run 1 of 50: ' "$T/out" && break
+		sleep 0.1
+	done
+	kill -INT "$pid"
+	wait "$pid" || rc=$?
+	cat "$T/out"
+	[ "$rc" -eq 130 ]
+	grep -Eq '^Summary of [0-9]+ runs?: ' "$T/out"
+	tail -1 "$T/out" | grep -Eq "$FINAL"
+	[ "$(jq -r .repeat.end "$T/int.json")" = signal ]
+	[ "$(jq -r .exit_status "$T/int.json")" -eq 130 ]
+	[ "$(jq -r '.runs | length' "$T/int.json")" -lt 50 ]
+	assert_no_procs
+}
+
 @test "repeat: bad values and combinations exit 2 with one line" {
 	for args in "--repeat 0" "--repeat abc" "--repeat-until-ci 5" "--repeat 3 --repeat-until-ci 0" \
 		"--repeat 3 --repeat-until-ci 100" "--repeat 2 --csv-series $T/s.csv" \

@@ -411,6 +411,111 @@ static void test_from_json_errors(void **state)
 	assert_non_null(strstr(err, "/nonexistent/r.json"));
 }
 
+/* Every member and element of a small document, removed or replaced by a
+ * value of another type, in turn: read back or refused with a reason, never
+ * a crash (the sanitizer build runs this too). */
+static int mutations_tried, mutations_refused;
+
+static void try_document(const json_t *doc)
+{
+	struct results r;
+	char err[256] = "";
+
+	mutations_tried++;
+	if (results_from_json(&r, doc, err, sizeof(err)) < 0) {
+		assert_true(err[0] != '\0');
+		assert_null(strchr(err, '\n'));
+		mutations_refused++;
+		return;
+	}
+	json_decref(results_to_json(&r));
+	results_free(&r);
+}
+
+static void mutate_all(json_t *root, json_t *node)
+{
+	json_t *replacements[] = { json_null(), json_string("x"), json_integer(-1), json_integer(1 << 30) };
+	const char *key;
+	json_t *value;
+	size_t i;
+
+	if (json_is_object(node)) {
+		/* the keys first: a key set again goes to the end of the order */
+		size_t n = json_object_size(node), j = 0;
+		char **keys = xcalloc(n + 1, sizeof(*keys));
+
+		json_object_foreach(node, key, value)
+			keys[j++] = xstrdup(key);
+		for (j = 0; j < n; j++) {
+			json_t *saved = json_incref(json_object_get(node, keys[j]));
+
+			json_object_del(node, keys[j]);
+			try_document(root);
+			for (size_t k = 0; k < ARRAY_SIZE(replacements); k++) {
+				json_object_set(node, keys[j], replacements[k]);
+				try_document(root);
+			}
+			json_object_set(node, keys[j], saved);
+			mutate_all(root, saved);
+			json_decref(saved);
+			free(keys[j]);
+		}
+		free(keys);
+	} else if (json_is_array(node)) {
+		json_array_foreach(node, i, value) {
+			json_t *saved = json_incref(value);
+
+			for (size_t k = 0; k < ARRAY_SIZE(replacements); k++) {
+				json_array_set(node, i, replacements[k]);
+				try_document(root);
+			}
+			json_array_set(node, i, saved);
+			mutate_all(root, saved);
+			json_decref(saved);
+		}
+		if (json_array_size(node)) {
+			json_t *saved = json_incref(json_array_get(node, 0));
+
+			json_array_remove(node, 0);
+			try_document(root);
+			json_array_insert(node, 0, saved);
+			json_decref(saved);
+		}
+	}
+	for (size_t k = 0; k < ARRAY_SIZE(replacements); k++)
+		json_decref(replacements[k]);
+}
+
+static void test_from_json_mutations(void **state)
+{
+	struct fixture f;
+	struct results r;
+	struct shared *sh;
+	json_t *doc;
+	int refused;
+
+	(void)state;
+	fixture_init(&f, 1, true);
+	f.run.series = series_for(0, 1);
+	f.run.series->nrows = 1;
+	sh = region(f.prog, 2, 1);	/* client 2 fails: a failures entry */
+	for (unsigned k = 0; k < f.prog->nstats; k++)	/* few buckets: a small document */
+		memset(&shared_slot(sh, 0)->ops[k].hist, 0, sizeof(struct hist));
+	compute(&r, &f, sh);
+	doc = results_to_json(&r);
+	mutate_all(doc, doc);
+	assert_true(mutations_tried > 1000);
+	assert_true(mutations_refused > 500);	/* the derived figures are not read */
+	refused = mutations_refused;
+	try_document(doc);	/* put back as it was: reads */
+	assert_int_equal(mutations_refused, refused);
+	json_decref(doc);
+	results_free(&r);
+	series_free(f.run.series);
+	shared_destroy(sh);
+	program_free(f.prog);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -419,6 +524,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_render_classic),
 		cmocka_unit_test(test_from_json_errors),
+		cmocka_unit_test(test_from_json_mutations),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -233,7 +233,10 @@ static void parse_command_line(int argc, const char **argv, struct comparison *c
 	}
 	out->json = set.json;
 	out->markdown = set.markdown;
-	out->junit = set.junit;
+	out->junit = set.junit;	/* freed with the comparison (popt's copies) */
+	free((char *)set.threshold);
+	free((char *)set.alpha);
+	free((char *)set.test);
 	out->quiet = set.quiet;
 	out->force = set.force;
 }
@@ -648,6 +651,32 @@ static void judge(struct comparison *cmp, struct metric *m)
 	m->verdict = m->result.p < cmp->alpha && big ? (worse ? V_REGRESSION : V_IMPROVEMENT) : V_SAME;
 }
 
+static void comparison_free(struct comparison *cmp)
+{
+	for (size_t i = 0; i < cmp->nmetrics; i++) {
+		free(cmp->metric[i].key);
+		free(cmp->metric[i].label);
+		free(cmp->metric[i].v[BASE]);
+		free(cmp->metric[i].v[NEW]);
+	}
+	free(cmp->metric);
+	for (size_t i = 0; i < cmp->nwarnings; i++)
+		free(cmp->warning[i]);
+	free(cmp->warning);
+	for (int s = 0; s < 2; s++) {
+		struct side *sd = &cmp->side[s];
+
+		for (size_t f = 0; f < sd->nfiles; f++) {
+			free(sd->files[f]);
+			json_decref(sd->whole[f]);
+		}
+		free(sd->files);
+		free(sd->whole);
+		free(sd->docs);	/* borrowed from whole */
+	}
+	free((char *)cmp->metrics);
+}
+
 int main(int argc, const char **argv)
 {
 	struct comparison cmp = { 0 };
@@ -687,5 +716,7 @@ int main(int argc, const char **argv)
 		unusable("--junit %s: cannot write it: %s", out.junit, strerror(errno));
 	if (fflush(stdout) == EOF)
 		unusable("cannot write the output: %s", strerror(errno));
+	free((char *)out.junit);
+	comparison_free(&cmp);
 	return status;
 }
