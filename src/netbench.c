@@ -49,8 +49,8 @@ void nb_close_all(struct client *c, struct nb_client *nbc)
 		if (!h->open)
 			continue;
 		h->open = false;
-		h->locks.n = 0;
 		nbc->ad->close(c, h);
+		h->locks.n = 0;
 	}
 }
 
@@ -114,8 +114,9 @@ static uint32_t open_handle(struct client *c, const struct op *op, char *path,
 		if (st != NT_STATUS_OK)
 			return st;
 		h->open = false;
+		st = nbc->ad->close(c, h);
 		h->locks.n = 0;
-		if (nbc->ad->close(c, h) == STATUS_FATAL) {
+		if (st == STATUS_FATAL) {
 			nbc->ad->close(c, &fresh);
 			return STATUS_FATAL;
 		}
@@ -226,8 +227,8 @@ uint32_t nb_close(struct client *c, const struct op *op)
 	if (!h)
 		return NT_STATUS_INVALID_HANDLE;
 	h->open = false;
-	h->locks.n = 0;
 	st = ad->close(c, h);
+	h->locks.n = 0;
 	if (st == STATUS_FATAL || !h->delete_on_close)
 		return st;
 	h->delete_on_close = false;

@@ -37,6 +37,7 @@
 #ifndef DBENCH_NETBENCH_H
 #define DBENCH_NETBENCH_H
 
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -55,6 +56,19 @@
 #define NB_ANY 0x40		/* without NB_DIRECTORY: a directory found at the
 				   path may be opened as one (else it is
 				   NT_STATUS_FILE_IS_A_DIRECTORY) */
+
+/* The open(2) flags of NB_READ, NB_WRITE, NB_CREATE, NB_EXCL, NB_TRUNC, for
+ * an adapter whose protocol takes them (fileio, libsmbclient). */
+static inline int nb_open_flags(unsigned flags)
+{
+	int o = (flags & NB_WRITE) ? ((flags & NB_READ) ? O_RDWR : O_WRONLY) : O_RDONLY;
+
+	if (flags & NB_CREATE)
+		o |= O_CREAT | ((flags & NB_EXCL) ? O_EXCL : 0);
+	if (flags & NB_TRUNC)
+		o |= O_TRUNC;
+	return o;
+}
 
 /* One of the client's handles: the loadfile's file number. */
 struct nb_handle {
@@ -101,9 +115,10 @@ struct nb_adapter {
 	 * *created (may be NULL) tells whether the call made the file. */
 	uint32_t (*open)(struct client *c, struct nb_handle *h, char *path, unsigned flags,
 			 bool *created);
-	/* Close h->file.  Locks the handle holds are dropped with it (the
-	 * layer forgets its table).  Also called, its status ignored unless
-	 * STATUS_FATAL, when a trace reuses a number still open. */
+	/* Close h->file.  Locks the handle holds are dropped with it: h->locks
+	 * still lists them during the call, the layer empties it after.  Also
+	 * called when a trace reopens a number still open (its status then
+	 * ignored unless STATUS_FATAL) and at teardown for handles left open. */
 	uint32_t (*close)(struct client *c, struct nb_handle *h);
 	/* Read up to size bytes at offset into buf; *got is what came (0 at
 	 * the end of the file).  The layer has checked the handle is a file. */

@@ -28,44 +28,6 @@ enum { DISP_SUPERSEDE, DISP_OPEN, DISP_CREATE, DISP_OPEN_IF, DISP_OVERWRITE, DIS
 #define SMB_OPEN_TRUNCATE 0x08
 #define SMB_OPEN_EXCL 0x10
 
-/* The POSIX open flags of an NTCreateX disposition (for a file). */
-static inline int disposition_flags(int disp)
-{
-	switch (disp) {
-	case DISP_SUPERSEDE:
-	case DISP_OVERWRITE_IF:
-		return O_CREAT | O_TRUNC;
-	case DISP_CREATE:
-		return O_CREAT | O_EXCL;
-	case DISP_OPEN_IF:
-		return O_CREAT;
-	case DISP_OVERWRITE:
-		return O_TRUNC;
-	default:
-		return 0;
-	}
-}
-
-/* The POSIX open flags of a plain OPEN's flags. */
-static inline int smb_open_flags(uint64_t fl)
-{
-	int flags;
-
-	if ((fl & SMB_OPEN_READ) && !(fl & SMB_OPEN_WRITE))
-		flags = O_RDONLY;
-	else if ((fl & SMB_OPEN_WRITE) && !(fl & SMB_OPEN_READ))
-		flags = O_WRONLY;
-	else
-		flags = O_RDWR;
-	if (fl & SMB_OPEN_CREATE)
-		flags |= O_CREAT;
-	if (fl & SMB_OPEN_TRUNCATE)
-		flags |= O_TRUNC;
-	if (fl & SMB_OPEN_EXCL)
-		flags |= O_CREAT | O_EXCL;
-	return flags;
-}
-
 #define PATTERN_PERIOD 4096	/* WRITEPATTERN data repeats every 4 KiB */
 #define MAX_IO_SIZE (64u << 20)	/* the largest read or write an op may ask */
 

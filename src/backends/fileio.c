@@ -408,12 +408,7 @@ static uint32_t fileio_open(struct client *c, struct nb_handle *h, char *path, u
 
 	if (flags & NB_DIRECTORY)
 		return open_dir(c, h, path, flags, pm, created);
-	oflags = (flags & NB_WRITE) ? ((flags & NB_READ) ? O_RDWR : O_WRONLY) : O_RDONLY;
-	oflags |= O_NOFOLLOW | O_CLOEXEC | (c->opt->sync_open ? O_SYNC : 0);
-	if (flags & NB_CREATE)
-		oflags |= O_CREAT | ((flags & NB_EXCL) ? O_EXCL : 0);
-	if (flags & NB_TRUNC)
-		oflags |= O_TRUNC;
+	oflags = nb_open_flags(flags) | O_NOFOLLOW | O_CLOEXEC | (c->opt->sync_open ? O_SYNC : 0);
 	fd = open(path, oflags, 0644);
 	if (fd < 0) {
 		if (errno == EISDIR)

@@ -1,0 +1,413 @@
+/*
+ * nfs_mount.c - the NFS backend's session: its options (checked once in
+ * the parent), mounting the export, the NLM connection, a client's setup
+ * and teardown, and the bytes its connections carried.
+ *
+ * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
+ */
+#include "nfs.h"
+
+struct nfs_options nfs_opt = { .protocol = "tcp" };
+
+const struct poptOption nfs_options[] = {
+	{ "export", 0, POPT_ARG_STRING, &nfs_opt.export, 0,
+	  "the export to mount (nfs backend)", "PATH" },
+	{ "nfs", 0, POPT_ARG_STRING, &nfs_opt.url, 0,
+	  "server and export as a libnfs URL: nfs://HOST/EXPORT[?nfsport=N&mountport=N]", "URL" },
+	{ "protocol", 0, POPT_ARG_STRING, &nfs_opt.protocol, 0,
+	  "transport: tcp (default; libnfs has no NFS over udp)", "PROTO" },
+	{ "mount-port", 0, POPT_ARG_STRING, &nfs_opt.mount_port, 0,
+	  "the server's MOUNT port (default: ask its portmapper)", "PORT" },
+	{ "nfs-port", 0, POPT_ARG_STRING, &nfs_opt.nfs_port, 0,
+	  "the server's NFS port (default: ask its portmapper)", "PORT" },
+	{ "nfs-timeout", 0, POPT_ARG_STRING, &nfs_opt.timeout, 0,
+	  "seconds to wait for a reply before the client fails (default 5)", "SECS" },
+	{ "enable-nlm", 0, POPT_ARG_NONE, &nfs_opt.enable_nlm, 0,
+	  "byte-range locks (LockX, UnlockX, LOCK4, UNLOCK4, TEST4) through the server's NLM", NULL },
+	POPT_TABLEEND
+};
+
+
+/* ---- setup ---- */
+
+/* Connect a second RPC context to the server's NLM v4 service. */
+#if NLM_BUILT
+static void on_connect(struct rpc_context *rpc, int status, void *data, void *private_data)
+{
+	struct nfsb *nb = private_data;
+
+	(void)rpc;
+	nb->r.rpc_status = status;
+	if (status != RPC_STATUS_SUCCESS && data)
+		snprintf(nb->r.error, sizeof(nb->r.error), "%s", (const char *)data);
+	nb->r.status = status == RPC_STATUS_SUCCESS ? NLM4_GRANTED : NLM4_FAILED;
+	nb->r.done = true;
+}
+
+static int nlm_connect(struct client *c, struct nfsb *nb)
+{
+	nb->nlm = rpc_init_context();
+	if (!nb->nlm) {
+		snprintf(c->error, sizeof(c->error), "nfs: cannot create an RPC context for NLM");
+		return -1;
+	}
+	snprintf(nb->nlm_host, sizeof(nb->nlm_host), "dbench");
+	snprintf(nb->nlm_owner, sizeof(nb->nlm_owner), "dbench.%d.%d", (int)getpid(), c->id);
+	reply_reset(nb, NULL);
+	if (rpc_connect_program_async(nb->nlm, nfs_opt.server, NLM_PROGRAM, NLM_V4, on_connect, nb) != 0) {
+		snprintf(c->error, sizeof(c->error), "nfs: NLM on %s: %s", nfs_opt.server,
+			 rpc_get_error(nb->nlm));
+		return -1;
+	}
+	return wait_reply(c, nb, nb->nlm, "NLM (byte-range locks) connect") == NLM4_GRANTED ? 0 : -1;
+}
+#endif
+
+/* Why a server does not answer on a TCP port: "" if it does, else the
+ * reason (connect refused, unreachable, timed out). */
+static void probe_port(const char *server, int port, char *why, size_t len)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai = NULL;
+	char service[16];
+	struct pollfd pfd;
+	int fd, err = 0, rc;
+	socklen_t elen = sizeof(err);
+
+	why[0] = '\0';
+	snprintf(service, sizeof(service), "%d", port);
+	rc = getaddrinfo(server, service, &hints, &ai);
+	if (rc != 0) {
+		snprintf(why, len, "%s", gai_strerror(rc));
+		return;
+	}
+	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		snprintf(why, len, "%s", strerror(errno));
+		goto out;
+	}
+	if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0) {
+		if (errno != EINPROGRESS) {
+			err = errno;
+		} else {
+			pfd = (struct pollfd){ .fd = fd, .events = POLLOUT };
+			if (poll(&pfd, 1, nfs_opt.timeout_s * 1000) <= 0)
+				err = ETIMEDOUT;
+			else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &elen) < 0)
+				err = errno;
+		}
+	}
+	if (err)
+		snprintf(why, len, "%s", strerror(err));
+	close(fd);
+out:
+	freeaddrinfo(ai);
+}
+
+/* A libnfs context with our settings, mounted.  On failure, NULL and one
+ * line in err. */
+static struct nfs_context *mount_export(char *err, size_t errlen)
+{
+	struct nfs_context *nfs = nfs_init_context();
+	const char *server = nfs_opt.server, *export = nfs_opt.export_path;
+	struct nfs_url *url = NULL;
+
+	if (!nfs) {
+		snprintf(err, errlen, "nfs: cannot create a libnfs context");
+		return NULL;
+	}
+	if (nfs_opt.url || nfs_opt.port_url[0]) {
+		url = nfs_opt.url ? nfs_parse_url_dir(nfs, nfs_opt.url) :
+				    nfs_parse_url_incomplete(nfs, nfs_opt.port_url);
+		if (!url) {
+			snprintf(err, errlen, "nfs: bad URL '%s': %s",
+				 nfs_opt.url ? nfs_opt.url : nfs_opt.port_url, nfs_get_error(nfs));
+			goto fail;
+		}
+		if (nfs_opt.url) {
+			server = url->server;
+			export = url->path;
+		}
+	}
+	/* always a timeout (libnfs waits forever without one) and no
+	 * reconnecting, so a dead server fails at once */
+	nfs_set_timeout(nfs, nfs_opt.timeout_s * 1000);
+	nfs_set_autoreconnect(nfs, 0);
+	if (nfs_mount(nfs, server, export) < 0) {
+		const char *text = nfs_get_error(nfs), *hint = "";
+		int port = nfs_opt.mount_port_num ? nfs_opt.mount_port_num : 111;
+		char why[128] = "";
+
+		/* libnfs says "nfs_service failed" when it cannot connect:
+		 * find out why */
+		if (!strstr(text, "MNT3ERR")) {
+			probe_port(server, port, why, sizeof(why));
+			if (!why[0] && nfs_opt.nfs_port_num) {
+				port = nfs_opt.nfs_port_num;
+				probe_port(server, port, why, sizeof(why));
+			}
+		} else {
+			hint = " (is it exported to this client?)";
+		}
+		if (why[0])
+			snprintf(err, errlen, "nfs: cannot mount %s:%s: no answer on port %d (%s): %s",
+				 server, export, port,
+				 port == nfs_opt.nfs_port_num ? "nfs" : port == 111 ? "portmapper" : "mount",
+				 why);
+		else if (strcmp(text, "nfs_service failed") == 0)
+			snprintf(err, errlen, "nfs: cannot mount %s:%s: the server's NFS or MOUNT service does not answer",
+				 server, export);
+		else
+			snprintf(err, errlen, "nfs: cannot mount %s:%s: %s%s", server, export, text, hint);
+		goto fail;
+	}
+	if (url)
+		nfs_destroy_url(url);
+	return nfs;
+fail:
+	if (url)
+		nfs_destroy_url(url);
+	nfs_destroy_context(nfs);
+	return NULL;
+}
+
+/* The bytes a connection carried (TCP payload, both ways), for the
+ * report's network line: the kernel counts them, so the client does no
+ * work per op for it. */
+static void count_wire_bytes(struct client *c, struct rpc_context *rpc)
+{
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+	int fd = rpc ? rpc_get_fd(rpc) : -1;
+
+	memset(&ti, 0, sizeof(ti));
+	if (fd < 0 || getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) < 0 ||
+	    len < offsetof(struct tcp_info, tcpi_bytes_received) + sizeof(ti.tcpi_bytes_received))
+		return;
+	client_count_net(c, ti.tcpi_bytes_acked, ti.tcpi_bytes_received);
+}
+
+void nfsb_teardown(struct client *c)
+{
+	struct nfsb *nb = c->priv;
+
+	if (!nb)
+		return;
+	/* files left open are closed (their locks released, their unstable
+	 * writes committed) while the connections are there */
+	nb_client_free(c, &nb->nbc);
+	count_wire_bytes(c, nb->rpc);
+	count_wire_bytes(c, nb->nlm);
+#if NLM_BUILT
+	if (nb->nlm)
+		rpc_destroy_context(nb->nlm);
+#endif
+	if (nb->nfs) {
+#ifdef HAVE_NFS_UMOUNT
+		/* a synchronous call: with a timeout again */
+		nfs_set_timeout(nb->nfs, nfs_opt.timeout_s * 1000);
+		if (!nb->dead)
+			nfs_umount(nb->nfs);
+#endif
+		nfs_destroy_context(nb->nfs);
+	}
+	cache_clear(nb);
+	free(nb->cache.slot);
+	free(nb);
+	c->priv = NULL;
+}
+
+static bool uses_nlm_ops(const struct program *prog)
+{
+	return prog->count[OP_LOCK4] || prog->count[OP_UNLOCK4] || prog->count[OP_TEST4];
+}
+
+int nfsb_setup(struct client *c)
+{
+	struct nfsb *nb = xcalloc(1, sizeof(*nb));
+	const struct nfs_fh3 *root;
+	uint64_t max;
+
+	c->priv = nb;
+	nb->timeout_ns = (uint64_t)nfs_opt.timeout_s * NSEC_PER_SEC;
+	nb->cache.cap = 256;
+	nb->cache.slot = xcalloc(nb->cache.cap, sizeof(*nb->cache.slot));
+	if (c->id == 0 && !c->cleanup_only && uses_nlm_ops(c->prog) && !nfs_opt.enable_nlm) {
+		snprintf(c->error, sizeof(c->error),
+			 "nfs: the loadfile has NLM lock operations (LOCK4, UNLOCK4, TEST4): run with --enable-nlm");
+		goto fail;
+	}
+	nb->nfs = mount_export(c->error, sizeof(c->error));
+	if (!nb->nfs)
+		goto fail;
+	nb->rpc = nfs_get_rpc_context(nb->nfs);
+	/*
+	 * Our calls have their own deadline (wait_reply); libnfs's timeout
+	 * served the synchronous mount and comes back for the umount.  (Either
+	 * way libnfs 4.x scans all its 1024 lists of pending calls on every
+	 * rpc_service(): about half the client's instructions per op, which
+	 * libnfs >= 5 cuts to one scan a second.)
+	 */
+	nfs_set_timeout(nb->nfs, -1);
+	root = nfs_get_rootfh(nb->nfs);
+	{
+		struct nfs_fh3 r;
+
+		/* a { length, bytes } pair in every libnfs, whatever it is called */
+		memcpy(&r, root, sizeof(r));
+		if (!fh_copy(&nb->root, &r)) {
+			snprintf(c->error, sizeof(c->error), "nfs: the server gave no usable root handle");
+			goto fail;
+		}
+	}
+	max = nfs_get_readmax(nb->nfs);
+	nb->rsize = (uint32_t)(max && max < NB_IO_MAX ? max : NB_IO_MAX);
+	max = nfs_get_writemax(nb->nfs);
+	nb->wsize = (uint32_t)(max && max < NB_IO_MAX ? max : NB_IO_MAX);
+	if (nb_client_init(c, &nb->nbc, &nfsb_adapter) < 0)
+		goto fail;
+#if NLM_BUILT
+	if (nfs_opt.enable_nlm && !c->cleanup_only && nlm_connect(c, nb) < 0)
+		goto fail;
+#endif
+	return 0;
+fail:
+	nfsb_teardown(c);
+	return -1;
+}
+
+/* ---- options, checked once in the parent ---- */
+
+static int port_option(const char *name, const char *text, int *port)
+{
+	int64_t v;
+
+	if (!text)
+		return 0;
+	if (parse_i64(text, &v) < 0 || v < 1 || v > 65535) {
+		warnx_("%s: '%s' is not a port (1 to 65535)", name, text);
+		return -1;
+	}
+	*port = (int)v;
+	return 0;
+}
+
+/* --server HOST[:PORT] (or tbench's SERVER argument); a PORT is the NFS port. */
+static int split_server(const char *server, int *port)
+{
+	const char *colon = strrchr(server, ':');
+	size_t len = strlen(server);
+
+	if (colon && strchr(server, ':') == colon && server[0] != '[') {
+		int64_t v;
+
+		if (parse_i64(colon + 1, &v) < 0 || v < 1 || v > 65535) {
+			warnx_("nfs: --server %s: '%s' is not a port", server, colon + 1);
+			return -1;
+		}
+		*port = (int)v;
+		len = (size_t)(colon - server);
+	}
+	if (len == 0 || len >= sizeof(nfs_opt.server)) {
+		warnx_("nfs: --server '%s' is not a host name", server);
+		return -1;
+	}
+	memcpy(nfs_opt.server, server, len);
+	nfs_opt.server[len] = '\0';
+	return 0;
+}
+
+static int check_options(const struct options *opt)
+{
+	int nfs_port = 0, mount_port = 0, server_port = 0;
+	int64_t t = DEFAULT_TIMEOUT_S;
+
+	if (strcmp(nfs_opt.protocol, "udp") == 0) {
+		warnx_("nfs: --protocol udp: libnfs speaks NFS over TCP only; use --protocol tcp");
+		return -1;
+	}
+	if (strcmp(nfs_opt.protocol, "tcp") != 0) {
+		warnx_("nfs: --protocol '%s': expected tcp", nfs_opt.protocol);
+		return -1;
+	}
+	if (nfs_opt.timeout && (parse_i64(nfs_opt.timeout, &t) < 0 || t < 1 || t > 3600)) {
+		warnx_("nfs: --nfs-timeout '%s' is not a number of seconds (1 to 3600)", nfs_opt.timeout);
+		return -1;
+	}
+	nfs_opt.timeout_s = (int)t;
+	if (port_option("--nfs-port", nfs_opt.nfs_port, &nfs_port) < 0 ||
+	    port_option("--mount-port", nfs_opt.mount_port, &mount_port) < 0)
+		return -1;
+	nfs_opt.mount_port_num = mount_port;
+	if (nfs_opt.url) {
+		if (strncmp(nfs_opt.url, "nfs://", 6) != 0) {
+			warnx_("nfs: --nfs '%s' is not an nfs:// URL", nfs_opt.url);
+			return -1;
+		}
+		if (nfs_opt.export || nfs_port || mount_port) {
+			warnx_("nfs: --nfs names the export and ports itself; leave out --export, --nfs-port and --mount-port");
+			return -1;
+		}
+		/* the server, for messages and NLM */
+		snprintf(nfs_opt.server, sizeof(nfs_opt.server), "%.*s",
+			 (int)strcspn(nfs_opt.url + 6, "/?:"), nfs_opt.url + 6);
+		return 0;
+	}
+	if (!opt->server) {
+		warnx_("nfs: no server: give --server HOST (or --nfs nfs://HOST/EXPORT)");
+		return -1;
+	}
+	if (!nfs_opt.export) {
+		warnx_("nfs: no export: give --export /PATH (or --nfs nfs://HOST/EXPORT)");
+		return -1;
+	}
+	if (nfs_opt.export[0] != '/' || strlen(nfs_opt.export) >= sizeof(nfs_opt.export_path)) {
+		warnx_("nfs: --export '%s' is not an absolute path", nfs_opt.export);
+		return -1;
+	}
+	snprintf(nfs_opt.export_path, sizeof(nfs_opt.export_path), "%s", nfs_opt.export);
+	if (split_server(opt->server, &server_port) < 0)
+		return -1;
+	if (!nfs_port)
+		nfs_port = server_port ? server_port : opt->port;
+	nfs_opt.nfs_port_num = nfs_port;
+	if (nfs_port || mount_port) {
+		int n = snprintf(nfs_opt.port_url, sizeof(nfs_opt.port_url), "nfs://%s/", nfs_opt.server);
+		const char *sep = "?";
+
+		if (nfs_port) {
+			n += snprintf(nfs_opt.port_url + n, sizeof(nfs_opt.port_url) - (size_t)n,
+				      "%snfsport=%d", sep, nfs_port);
+			sep = "&";
+		}
+		if (mount_port)
+			snprintf(nfs_opt.port_url + n, sizeof(nfs_opt.port_url) - (size_t)n,
+				 "%smountport=%d", sep, mount_port);
+	}
+	return 0;
+}
+
+/* In the parent: check the options, then mount once, so that a wrong
+ * export or a server that is not there is one line before any client
+ * starts. */
+int nfsb_init(struct options *opt)
+{
+	char err[512];
+	struct nfs_context *nfs;
+
+	if (check_options(opt) < 0)
+		return -1;
+#if !NLM_BUILT
+	if (nfs_opt.enable_nlm) {
+		warnx_("nfs: --enable-nlm: this dbench was built with a libnfs without NLM");
+		return -1;
+	}
+#endif
+	nfs = mount_export(err, sizeof(err));
+	if (!nfs) {
+		warnx_("%s", err);
+		return -1;
+	}
+	nfs_destroy_context(nfs);
+	return 0;
+}
+

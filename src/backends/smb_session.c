@@ -1,0 +1,556 @@
+/*
+ * smb_session.c - the SMB backend's session: its options (parsed once in
+ * the parent), the URLs libsmbclient is given, a client's libsmbclient
+ * context and connection, and the bytes its connection moved.  The
+ * netbench adapter is smb.c.
+ *
+ * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/tcp.h>
+#include <netdb.h>
+#include <popt.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "smb.h"
+#include "status.h"
+#include "util.h"
+
+/* The SMB dialects libsmbclient can be limited to, oldest first. */
+static const char *const smb_dialects[] = { "SMB2_02", "SMB2_10", "SMB3_00", "SMB3_02", "SMB3_11" };
+
+struct smb_options smbopt;
+
+const struct poptOption smb_option_table[] = {
+	{ "smb-share", 0, POPT_ARG_STRING, &smbopt.share_arg, 0,
+	  "the share to load (smb): //SERVER[:PORT]/SHARE[/DIR]", "URL" },
+	{ "smb-user", 0, POPT_ARG_STRING, &smbopt.user_arg, 0,
+	  "log on as [DOMAIN/]USER; the password comes from $" SMB_PASSWORD_ENV
+	  " or is asked on the terminal (default: guest)", "USER" },
+	{ "smb-protocol", 0, POPT_ARG_STRING, &smbopt.protocol_arg, 0,
+	  "the dialects to allow, MIN[:MAX] of SMB2_02 SMB2_10 SMB3_00 SMB3_02 SMB3_11 (default SMB2_02:SMB3_11)",
+	  "PROTO" },
+	{ "smb-timeout", 0, POPT_ARG_STRING, &smbopt.timeout_arg, 0,
+	  "seconds to wait for the server's answer before the client gives up (default 10)", "SECS" },
+	POPT_TABLEEND
+};
+
+/* ---- URLs ---- */
+
+/* libsmbclient decodes %XX and cuts a URL at '?': everything but a few
+ * plain characters is encoded. */
+static bool url_plain(unsigned char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+	       ch == '/' || ch == '.' || ch == '_' || ch == '-' || ch == '~';
+}
+
+/* Append the encoding of text to dst (which has room for 3 bytes a byte). */
+size_t url_encode(char *dst, const char *text)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t n = 0;
+
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+		if (url_plain(*p)) {
+			dst[n++] = (char)*p;
+		} else {
+			dst[n++] = '%';
+			dst[n++] = hex[*p >> 4];
+			dst[n++] = hex[*p & 15];
+		}
+	}
+	dst[n] = '\0';
+	return n;
+}
+
+/* The URL of a path relative to the share root (and --smb-share's DIR). */
+const char *url_in(char *buf, const char *path)
+{
+	memcpy(buf, smbopt.base_url, smbopt.base_len);
+	buf[smbopt.base_len] = '\0';
+	if (*path) {
+		buf[smbopt.base_len] = '/';
+		url_encode(buf + smbopt.base_len + 1, path);
+	}
+	return buf;
+}
+
+/* ---- bytes on the wire: libsmbclient does not count them, the kernel
+ * does (TCP_INFO of the connection's socket) ---- */
+
+/* The inodes of the sockets this process has open; how many (at most max). */
+int open_sockets(int *fds, ino_t *inos, int max)
+{
+	DIR *dir = opendir("/proc/self/fd");
+	struct dirent *d;
+	struct stat st;
+	int n = 0;
+
+	if (!dir)
+		return 0;
+	while ((d = readdir(dir)) && n < max) {
+		int fd = atoi(d->d_name);
+
+		if (d->d_name[0] == '.' || fd == dirfd(dir) || fstat(fd, &st) < 0 || !S_ISSOCK(st.st_mode))
+			continue;
+		fds[n] = fd;
+		inos[n++] = st.st_ino;
+	}
+	closedir(dir);
+	return n;
+}
+
+/* After connecting: the one socket that was not open before (the
+ * inodes in before[]) is this client's connection. */
+void find_connection(struct smb *s, const ino_t *before, int nbefore)
+{
+	int fds[MAX_SOCKETS], n, found = 0;
+	ino_t inos[MAX_SOCKETS];
+
+	s->sock_fd = -1;
+	n = open_sockets(fds, inos, MAX_SOCKETS);
+	for (int i = 0; i < n; i++) {
+		bool old = false;
+
+		for (int j = 0; j < nbefore && !old; j++)
+			old = inos[i] == before[j];
+		if (old)
+			continue;
+		s->sock_fd = fds[i];
+		s->sock_ino = inos[i];
+		found++;
+	}
+	if (found != 1)
+		s->sock_fd = -1;
+}
+
+/* Give the core the bytes the connection sent and received, all phases. */
+void count_wire(struct client *c)
+{
+	struct smb *s = c->priv;
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+	struct stat st;
+
+	if (s->sock_fd < 0 || fstat(s->sock_fd, &st) < 0 || st.st_ino != s->sock_ino)
+		return;	/* gone with the connection */
+	memset(&ti, 0, sizeof(ti));
+	if (getsockopt(s->sock_fd, IPPROTO_TCP, TCP_INFO, &ti, &len) == 0 &&
+	    len >= offsetof(struct tcp_info, tcpi_bytes_received) + sizeof(ti.tcpi_bytes_received))
+		client_count_net(c, ti.tcpi_bytes_acked, ti.tcpi_bytes_received);
+	s->sock_fd = -1;
+}
+
+/* ---- setup ---- */
+
+static void smb_auth(SMBCCTX *ctx, const char *srv, const char *shr, char *wg, int wglen, char *un,
+		     int unlen, char *pw, int pwlen)
+{
+	(void)ctx;
+	(void)srv;
+	(void)shr;
+	if (smbopt.domain[0])
+		snprintf(wg, (size_t)wglen, "%s", smbopt.domain);
+	snprintf(un, (size_t)unlen, "%s", smbopt.user);
+	snprintf(pw, (size_t)pwlen, "%s", smbopt.password);
+}
+
+/*
+ * libsmbclient runs every request in a new tevent context; with tevent's
+ * default epoll backend that is an epoll_create, two epoll_ctl and a close
+ * per request on top of the send and receive, half the client's system
+ * calls.  The poll backend needs none of them (nothing changes on the
+ * wire).  tevent_set_default_backend is libtevent's public API, looked up
+ * at run time so that dbench does not link libtevent itself.
+ */
+static void prefer_poll_events(void)
+{
+	void *sym = dlsym(RTLD_DEFAULT, "tevent_set_default_backend");
+	void (*set_default_backend)(const char *);
+
+	/* DBENCH_SMB_TEVENT_DEFAULT keeps the default, for bench/smb.sh */
+	if (!sym || getenv("DBENCH_SMB_TEVENT_DEFAULT"))
+		return;
+	memcpy(&set_default_backend, &sym, sizeof(sym));
+	set_default_backend("poll");
+}
+
+SMBCCTX *smb_new_context(char *error, size_t len)
+{
+	SMBCCTX *ctx = smbc_new_context();
+
+	if (!ctx) {
+		snprintf(error, len, "cannot create a libsmbclient context: %s", strerror(errno));
+		return NULL;
+	}
+	smbc_setDebug(ctx, 0);
+	smbc_setOptionDebugToStderr(ctx, 1);
+	smbc_setFunctionAuthDataWithContext(ctx, smb_auth);
+	smbc_setTimeout(ctx, smbopt.timeout_ms);
+	if (smbopt.port)
+		smbc_setPort(ctx, (uint16_t)smbopt.port);
+	/* with a user, a refused logon must fail, not become a guest logon */
+	smbc_setOptionNoAutoAnonymousLogin(ctx, smbopt.user[0] != '\0');
+	smbc_setOptionProtocols(ctx, smbopt.min_proto, smbopt.max_proto);
+	if (!smbc_init_context(ctx)) {
+		snprintf(error, len, "cannot set up libsmbclient: %s", strerror(errno));
+		smbc_free_context(ctx, 1);
+		return NULL;
+	}
+	return ctx;
+}
+
+static bool host_known(const char *host)
+{
+	struct addrinfo *ai;
+
+	if (getaddrinfo(host, NULL, NULL, &ai) != 0)
+		return false;
+	freeaddrinfo(ai);
+	return true;
+}
+
+/* Why connecting to the share failed, in words. */
+static void connect_error(SMBCCTX *ctx, int err, char *error, size_t len)
+{
+	char url[8 + sizeof(smbopt.server) + 3 * sizeof(smbopt.share)];
+	struct stat st;
+
+	if (err != EACCES && err != EPERM && err != ECONNREFUSED && !host_known(smbopt.server)) {
+		snprintf(error, len, "cannot connect to %s: unknown host %s", smbopt.display,
+			 smbopt.server);
+		return;
+	}
+	switch (err) {
+	case EACCES:
+	case EPERM:
+		if (smbopt.user[0])
+			snprintf(error, len, "%s: access denied for user %s%s%s (wrong user or password, or not allowed on the share)",
+				 smbopt.display, smbopt.domain, smbopt.domain[0] ? "/" : "", smbopt.user);
+		else
+			snprintf(error, len, "%s: access denied for guest (give a user with --smb-user)",
+				 smbopt.display);
+		return;
+	case ECONNREFUSED:
+		snprintf(error, len, "cannot connect to %s: connection refused (no SMB server on that port?)",
+			 smbopt.display);
+		return;
+	case ETIMEDOUT:
+		snprintf(error, len, "cannot connect to %s: no answer within %d s", smbopt.display,
+			 smbopt.timeout_ms / 1000);
+		return;
+	case ENOENT:
+	case ENODEV:
+		if (smbopt.subdir[0]) {
+			snprintf(url, sizeof(url), "smb://%s/", smbopt.server);
+			url_encode(url + strlen(url), smbopt.share);
+			if (smbc_getFunctionStat(ctx)(ctx, url, &st) == 0) {
+				snprintf(error, len, "%s: no such directory on the share", smbopt.display);
+				return;
+			}
+		}
+		snprintf(error, len, "%s: no such share on %s", smbopt.display, smbopt.server);
+		return;
+	default:
+		snprintf(error, len, "cannot connect to %s: %s", smbopt.display, strerror(err));
+		return;
+	}
+}
+
+int smb_connect_share(SMBCCTX *ctx, char *error, size_t len)
+{
+	struct stat st;
+
+	if (smbc_getFunctionStat(ctx)(ctx, smbopt.base_url, &st) < 0) {
+		connect_error(ctx, errno, error, len);
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(error, len, "%s is not a directory", smbopt.display);
+		return -1;
+	}
+	return 0;
+}
+
+
+/* ---- options, in the parent ---- */
+
+/* //SERVER[:PORT]/SHARE[/DIR] (also smb://..., and backslashes). */
+static int parse_share(const char *arg, int default_port)
+{
+	char text[2048], *p, *server, *share, *dir, *colon;
+	size_t n = 0;
+
+	if (strlen(arg) >= sizeof(text))
+		goto bad;
+	for (const char *q = arg; *q; q++)
+		text[n++] = *q == '\\' ? '/' : *q;
+	text[n] = '\0';
+	p = text;
+	if (strncasecmp(p, "smb:", 4) == 0)
+		p += 4;
+	if (strncmp(p, "//", 2) != 0)
+		goto bad;
+	server = p + 2;
+	share = strchr(server, '/');
+	if (!share)
+		goto bad;
+	*share++ = '\0';
+	dir = strchr(share, '/');
+	if (dir)
+		*dir++ = '\0';
+	colon = strchr(server, ':');
+	smbopt.port = default_port;
+	if (colon) {
+		int64_t port;
+
+		*colon = '\0';
+		if (parse_i64(colon + 1, &port) < 0 || port < 1 || port > 65535) {
+			warnx_("--smb-share '%s': '%s' is not a port", arg, colon + 1);
+			return -1;
+		}
+		smbopt.port = (int)port;
+	}
+	if (!*server || !*share || strpbrk(server, "@?%# \t"))
+		goto bad;
+	if (strlen(server) >= sizeof(smbopt.server) || strlen(share) >= sizeof(smbopt.share))
+		goto bad;
+	strcpy(smbopt.server, server);
+	strcpy(smbopt.share, share);
+	/* the directory: components joined by '/', no '.' or '..' */
+	n = 0;
+	for (char *save, *comp = dir ? strtok_r(dir, "/", &save) : NULL; comp;
+	     comp = strtok_r(NULL, "/", &save)) {
+		size_t len = strlen(comp);
+
+		if (strcmp(comp, ".") == 0 || strcmp(comp, "..") == 0) {
+			warnx_("--smb-share '%s': '.' and '..' are not allowed in the directory", arg);
+			return -1;
+		}
+		if (n + len + 2 > sizeof(smbopt.subdir))
+			goto bad;
+		if (n)
+			smbopt.subdir[n++] = '/';
+		memcpy(smbopt.subdir + n, comp, len + 1);
+		n += len;
+	}
+	return 0;
+bad:
+	warnx_("--smb-share '%s': expected //SERVER[:PORT]/SHARE[/DIR]", arg);
+	return -1;
+}
+
+/* Read a password from the terminal without echo; -1 if there is none. */
+static int ask_password(const char *prompt, char *buf, size_t len)
+{
+	struct termios old, quiet;
+	size_t n = 0;
+	char ch;
+	int fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (tcgetattr(fd, &old) < 0) {
+		close(fd);
+		return -1;
+	}
+	quiet = old;
+	quiet.c_lflag &= ~(tcflag_t)ECHO;
+	if (write_all(fd, prompt, strlen(prompt)) < 0 || tcsetattr(fd, TCSAFLUSH, &quiet) < 0) {
+		close(fd);
+		return -1;
+	}
+	while (read(fd, &ch, 1) == 1 && ch != '\n' && ch != '\r')
+		if (n + 1 < len)
+			buf[n++] = ch;
+	buf[n] = '\0';
+	tcsetattr(fd, TCSAFLUSH, &old);
+	write_all(fd, "\n", 1);
+	close(fd);
+	return 0;
+}
+
+/* [DOMAIN/]USER[%PASSWORD] (DOMAIN\USER too); the password from the
+ * argument, else the environment, else the terminal. */
+static int parse_user(const char *arg)
+{
+	char text[sizeof(smbopt.domain) + sizeof(smbopt.user) + sizeof(smbopt.password)];
+	char *user, *pass, *sep;
+	const char *env;
+
+	if (strlen(arg) >= sizeof(text)) {
+		warnx_("--smb-user: too long");
+		return -1;
+	}
+	strcpy(text, arg);
+	pass = strchr(text, '%');
+	if (pass)
+		*pass++ = '\0';
+	user = text;
+	sep = strpbrk(text, "/\\");
+	if (sep) {
+		*sep = '\0';
+		if (strlen(text) >= sizeof(smbopt.domain))
+			goto toolong;
+		strcpy(smbopt.domain, text);
+		user = sep + 1;
+	}
+	if (!*user) {
+		warnx_("--smb-user '%s': no user name", arg);
+		return -1;
+	}
+	if (strlen(user) >= sizeof(smbopt.user) || (pass && strlen(pass) >= sizeof(smbopt.password)))
+		goto toolong;
+	strcpy(smbopt.user, user);
+	if (pass) {
+		strcpy(smbopt.password, pass);
+		return 0;
+	}
+	env = getenv(SMB_PASSWORD_ENV);
+	if (env) {
+		if (strlen(env) >= sizeof(smbopt.password))
+			goto toolong;
+		strcpy(smbopt.password, env);
+		return 0;
+	}
+	snprintf(text, sizeof(text), "Password for %s%s%s on %s: ", smbopt.domain,
+		 smbopt.domain[0] ? "/" : "", smbopt.user, smbopt.server);
+	if (ask_password(text, smbopt.password, sizeof(smbopt.password)) < 0) {
+		warnx_("--smb-user %s: no password: set %s (or run on a terminal to be asked)", arg,
+		       SMB_PASSWORD_ENV);
+		return -1;
+	}
+	return 0;
+toolong:
+	warnx_("--smb-user: a name or the password is too long");
+	return -1;
+}
+
+static int dialect_index(const char *name, size_t len)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(smb_dialects); i++)
+		if (strlen(smb_dialects[i]) == len && strncasecmp(smb_dialects[i], name, len) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* MIN[:MAX]: one name alone is both. */
+static int parse_protocol(const char *arg)
+{
+	const char *colon = arg ? strchr(arg, ':') : NULL;
+	int lo, hi;
+
+	if (!arg) {
+		smbopt.min_proto = smb_dialects[0];
+		smbopt.max_proto = smb_dialects[ARRAY_SIZE(smb_dialects) - 1];
+		return 0;
+	}
+	lo = dialect_index(arg, colon ? (size_t)(colon - arg) : strlen(arg));
+	hi = colon ? dialect_index(colon + 1, strlen(colon + 1)) : lo;
+	if (lo < 0 || hi < 0) {
+		warnx_("--smb-protocol '%s': expected MIN[:MAX] of SMB2_02 SMB2_10 SMB3_00 SMB3_02 SMB3_11",
+		       arg);
+		return -1;
+	}
+	if (lo > hi) {
+		warnx_("--smb-protocol '%s': %s is newer than %s", arg, smb_dialects[lo], smb_dialects[hi]);
+		return -1;
+	}
+	smbopt.min_proto = smb_dialects[lo];
+	smbopt.max_proto = smb_dialects[hi];
+	return 0;
+}
+
+static int parse_timeout(const char *arg)
+{
+	int64_t secs = SMB_TIMEOUT_DEFAULT;
+
+	if (arg && (parse_i64(arg, &secs) < 0 || secs < 1 || secs > 3600)) {
+		warnx_("--smb-timeout '%s': expected seconds from 1 to 3600", arg);
+		return -1;
+	}
+	smbopt.timeout_ms = (int)secs * 1000;
+	return 0;
+}
+
+/* Options of the fileio backend that have no meaning over libsmbclient. */
+static int refuse_local_options(const struct options *opt)
+{
+	const char *what = opt->sync_open ? "-s (libsmbclient does not ask for write-through)" :
+			   opt->sync_dirs ? "-S (there is no directory to fsync over SMB)" :
+			   opt->do_fsync ? "-F (libsmbclient has no flush call)" : NULL;
+
+	if (!what)
+		return 0;
+	warnx_("the smb backend cannot do %s", what);
+	return -1;
+}
+
+static void build_urls(void)
+{
+	size_t n;
+
+	n = (size_t)snprintf(smbopt.base_url, sizeof(smbopt.base_url), "smb://%s/", smbopt.server);
+	n += url_encode(smbopt.base_url + n, smbopt.share);
+	if (smbopt.subdir[0]) {
+		smbopt.base_url[n++] = '/';
+		n += url_encode(smbopt.base_url + n, smbopt.subdir);
+	}
+	smbopt.base_len = n;
+	if (smbopt.port)
+		snprintf(smbopt.display, sizeof(smbopt.display), "//%s:%d/%s%s%s", smbopt.server,
+			 smbopt.port, smbopt.share, smbopt.subdir[0] ? "/" : "", smbopt.subdir);
+	else
+		snprintf(smbopt.display, sizeof(smbopt.display), "//%s/%s%s%s", smbopt.server,
+			 smbopt.share, smbopt.subdir[0] ? "/" : "", smbopt.subdir);
+}
+
+int smb_init(struct options *opt)
+{
+	char error[512];
+	SMBCCTX *ctx;
+	int rc;
+
+	if (!smbopt.share_arg) {
+		warnx_("the smb backend needs --smb-share //SERVER[:PORT]/SHARE[/DIR]");
+		return -1;
+	}
+	if (opt->server) {
+		warnx_("unexpected argument '%s' (the smb backend takes the server from --smb-share)",
+		       opt->server);
+		return -1;
+	}
+	if (parse_share(smbopt.share_arg, opt->port) < 0 || parse_protocol(smbopt.protocol_arg) < 0 ||
+	    parse_timeout(smbopt.timeout_arg) < 0 || refuse_local_options(opt) < 0)
+		return -1;
+	if (smbopt.user_arg && parse_user(smbopt.user_arg) < 0)
+		return -1;
+	build_urls();
+	prefer_poll_events();
+	/* one connection now: a wrong password or share is one line here,
+	 * before any client starts */
+	ctx = smb_new_context(error, sizeof(error));
+	if (!ctx) {
+		warnx_("%s", error);
+		return -1;
+	}
+	rc = smb_connect_share(ctx, error, sizeof(error));
+	smbc_free_context(ctx, 1);
+	if (rc < 0)
+		warnx_("%s", error);
+	return rc;
+}
