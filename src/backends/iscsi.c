@@ -322,3 +322,5 @@ const struct backend iscsi_backend = {
 		[OP_PROUT] = iscsi_op,
 	},
 };
+
+BACKEND_MODULE(iscsi_backend);
