@@ -69,9 +69,9 @@ classic_ops() {
 	# the classic table, in dbench 4.0's format, first
 	[[ "$output" == *$'\n Operation      Count    AvgLat    MaxLat\n ----------------------------------------\n NTCreateX '* ]]
 	[ "$(classic_ops <<<"$output" | wc -l)" -eq 13 ]
-	# the last three lines as without --latency
-	[[ "${lines[-3]}" =~ ^Operations\ [0-9]+\ in\ [0-9.]+\ sec ]]
-	[[ "${lines[-2]}" =~ ^Netbench\ scaled:\ NB=[0-9.e+]+\ MB/sec\ \ [0-9.e+]+\ MBit/sec$ ]]
+	# the last two lines as without --latency (the NB line comes before the op table)
+	[[ "${lines[-2]}" =~ ^Operations\ [0-9]+\ in\ [0-9.]+\ sec ]]
+	[[ "$output" =~ $'\n'Netbench\ scaled:\ NB=[0-9.e+]+\ MB/sec\ \ [0-9.e+]+\ MBit/sec$'\n\n'\ Operation\  ]]
 	[[ "${lines[-1]}" =~ $FINAL ]]
 	# the new tables come after the classic one
 	local classic latency
@@ -221,7 +221,8 @@ L
 	[[ "$output" == *"Service times in ms, measured window:"* ]]
 	grep -Eq '^ Lag +28 +100\.00 ' <<<"$output"
 	grep -Eq '^ Response +28 +100\.00 ' <<<"$output"
-	[[ "${lines[-5]}" =~ ^Paced\ run:\ max_latency\ is\ service\ time\;\ schedule\ lag\ p99\ [0-9.]+\ ms,\ max\ [0-9.]+\ ms$ ]]
+	# before the op table, with the other summary lines
+	[[ "$output" =~ $'\n'Paced\ run:\ max_latency\ is\ service\ time\;\ schedule\ lag\ p99\ [0-9.]+\ ms,\ max\ [0-9.]+\ ms$'\n'Client\ CPU: ]]
 	[[ "${lines[-1]}" =~ $FINAL ]]
 	check_schema "$T/r.json"
 	jq -e '.paced and .results.latency_kind == "service"' "$T/r.json"
@@ -274,4 +275,42 @@ ARGS
 	[ "${lines[0]}" = "elapsed_sec,phase,clients,ops,bytes,mb_per_sec,max_latency_ms,p99_latency_ms" ]
 	[ "$(printf '%s\n' "${lines[@]:1}" | grep -Evc '^[0-9]+,(warmup|execute|cleanup),')" -eq 0 ]
 	[[ "$stderr" =~ Throughput\ [0-9.e+]+\ MB/sec ]]
+}
+
+# A document read back (results_from_json) is the run's result: rendered
+# again it prints the report the run printed, and written again it is the
+# same document, byte for byte (histograms, sums of squares and all).
+# $1: the flags of results_render; the rest: dbench's options.
+same_when_read_back() {
+	local flags=$1
+	shift
+	run_dbench -D "$T/d" --json "$T/r.json" "$@"
+	[ "$status" -le 1 ]
+	printf '%s\n' "$output" > "$T/run.out"
+	printf '%s\n' "$stderr" | grep 'status mismatch' > "$T/run.err" || true
+	"$DBENCH_BUILDDIR/tests/tools/results_render" $flags "$T/r.json" "$T/back.json" \
+		> "$T/back.out" 2> "$T/back.err.all"
+	grep 'status mismatch' "$T/back.err.all" > "$T/back.err" || true
+	if [[ "$flags" == *--machine-readable* ]]; then
+		grep -E '^(:|;)' "$T/run.out" > "$T/run.report"
+		cp "$T/back.out" "$T/back.report"
+	else
+		sed -n '/^ Operation      Count/,$p' "$T/run.out" > "$T/run.report"
+		sed -n '/^ Operation      Count/,$p' "$T/back.out" > "$T/back.report"
+	fi
+	[ -s "$T/run.report" ]
+	diff "$T/run.report" "$T/back.report"
+	diff "$T/run.err" "$T/back.err"
+	cmp "$T/r.json" "$T/back.json"
+}
+
+@test "a result read back from its JSON renders the same report and the same JSON" {
+	same_when_read_back "--latency --per-client" -c "$T/mix.txt" --run-once --latency \
+		--per-client-results 3
+	same_when_read_back "--latency" -c "$T/mix.txt" -t 2 --warmup 0 -R 2 --latency 2
+	sed 's/^Unlink \(.*\) NT_STATUS_OK$/Unlink \1 NT_STATUS_ACCESS_DENIED/' "$T/mix.txt" > "$T/mm.txt"
+	same_when_read_back "" -c "$T/mm.txt" --passes 2 2
+	[ -s "$T/run.err" ]
+	same_when_read_back "--machine-readable" -c "$T/mm.txt" --passes 2 --machine-readable \
+		--allow-mismatch 2
 }
