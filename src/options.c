@@ -270,9 +270,8 @@ static const char *title_for(char *buf, size_t len, const char *what, unsigned f
 static struct poptOption *build_table(struct poptOption *core)
 {
 	static char titles[64][160];
-	static struct poptOption *table_of_run;	/* reachable until exit (LeakSanitizer) */
+	static struct poptOption *table;	/* popt refers to it until exit */
 	const struct backend *const *be = backend_list();
-	static struct poptOption *table;	/* for the program's life (popt keeps it) */
 	size_t nbe = 0, n = 0, t = 0;
 
 	while (be[nbe])
@@ -302,8 +301,6 @@ static struct poptOption *build_table(struct poptOption *core)
 	table[n++] = (struct poptOption){ NULL, 0, POPT_ARG_INCLUDE_TABLE, (void *)help_options, 0,
 					  "Help options:", NULL };
 	table[n] = (struct poptOption)POPT_TABLEEND;
-	free(table_of_run);
-	table_of_run = table;
 	return table;
 }
 
