@@ -169,6 +169,11 @@ setup() {
 	run --separate-stderr "$COMPARE" garbage.json -- base1.json
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"not a dbench result"* ]]
+	# a document of several client counts is not one set of runs
+	jq -c '{schema_version, program, sweep: {}, points: [], exit_status}' base1.json > sweep.json
+	run --separate-stderr "$COMPARE" sweep.json base1.json
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"sweep.json: a --sweep document"* ]]
 }
 
 @test "compare: another loadfile's result exits 2 unless --force" {
