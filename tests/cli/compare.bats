@@ -127,7 +127,7 @@ setup() {
 	[ "$(echo "$output" | jq -r '.metrics[0].base.n')" -eq 5 ]
 	[ "$(echo "$output" | jq -r '.exit_status')" -eq 1 ]
 	[ "$(echo "$output" | jq -r '.warnings | length')" -ge 1 ]
-	echo "$output" | jq -e '.metrics[0].change_pct < -45 and .metrics[0].p < 0.05'
+	echo "$output" | jq -e '.metrics[0].change_pct < -30 and .metrics[0].p < 0.05'
 
 	run --separate-stderr "$COMPARE" --markdown $BASE -- $SLOW
 	[ "$status" -eq 1 ]
