@@ -13,9 +13,9 @@
 # requests in flight (-m N -b 8 -r: random LBAs, 8 blocks), and, as a
 # second reference with dbench's shape, N iscsi-perf processes with one
 # request in flight each (N sessions, as many initiators as dbench has).  The LUN is a
-# 1 GiB file on a tmpfs, so the target serves from memory.  The two
-# alternate, A B A B, REPS times for each N; the table gives each side's
-# median IOPS, the ratio dbench/iscsi-perf, and each side's client CPU per
+# 1 GiB file on a tmpfs, so the target serves from memory.  The three
+# alternate, REPS rounds for each N; the table gives each one's median
+# IOPS, dbench's ratio to both references, and each one's client CPU per
 # I/O (user + system of the initiator processes over their whole run:
 # dbench's "Client CPU" line, iscsi-perf's /usr/bin/time).  The order in
 # each round is iscsi-perf -m N, N x iscsi-perf, dbench.  These 2-core
@@ -102,7 +102,7 @@ run_perf_sessions() {
 	done | awk '{ iops += $1; cpu += $2; ios += $3 } END { printf "%.0f %.2f\n", iops, ios ? cpu / ios * 1e6 : 0 }'
 }
 
-echo "4 KiB random reads (READ10, 8 x 512-byte blocks) from a 1 GiB tgtd LUN on tmpfs; ${SECS} s a run, $REPS x A B"
+echo "4 KiB random reads (READ10, 8 x 512-byte blocks) from a 1 GiB tgtd LUN on tmpfs; ${SECS} s a run, $REPS rounds"
 echo "tgtd $(tgtd --version 2>/dev/null | head -1), $(iscsi-perf 2>&1 | grep -o 'iscsi-perf version [0-9.]*'); $(nproc) CPUs: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
 printf "\n%9s  %15s %15s %12s %7s %7s  %9s %9s %9s\n" "in flight" "iscsi-perf -m N" "N x iscsi-perf" "dbench N" \
 	"ratio" "ratio" "us/IO" "us/IO" "us/IO"
