@@ -152,7 +152,8 @@ wait_running() {
 	wait "$tb" || rc=$?
 	t1=$(date +%s)
 	cat "$T/err"
-	[ "$rc" -ne 0 ] && [ "$rc" -ne 137 ]
+	[ "$rc" -ne 0 ]
+	[ "$rc" -ne 137 ]	# not the test's own kill
 	[ $((t1 - t0)) -le 20 ]
 	# a client learns it as an orderly close, a reset or (sending after
 	# the reset) a broken pipe
@@ -192,7 +193,8 @@ wait_running() {
 	# shellcheck disable=SC2086
 	kill -CONT $kids
 	cat "$T/err"
-	[ "$rc" -ne 0 ] && [ "$rc" -ne 137 ]
+	[ "$rc" -ne 0 ]
+	[ "$rc" -ne 137 ]	# not the test's own kill
 	[ $((t1 - t0)) -le 20 ]
 	grep -q "client 0 failed: server 127.0.0.1:$PORT did not answer for 2 seconds" "$T/err"
 	stop_srv
