@@ -35,6 +35,7 @@ struct options options = {
 	.stdout_fd = -1,
 	.max_loadfile = LOADFILE_MAX_DEFAULT,
 	.grace = 30,
+	.mpi_timeout = 10,
 };
 
 static const char *seed_text;
@@ -45,7 +46,7 @@ static int show_version, show_help, show_usage;
  * gets a message naming the option. */
 static struct {
 	const char *timelimit, *warmup, *passes, *cpp, *show_mismatches, *port, *rate, *grace;
-	const char *repeat, *until_ci;
+	const char *repeat, *until_ci, *mpi_timeout;
 } text;
 
 static void usage_error(poptContext pc, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
@@ -338,6 +339,16 @@ void options_parse(int argc, const char **argv)
 		{ "csv-series", 0, POPT_ARG_STRING, &options.csv_series, 0,
 		  "write one row per second to FILE: CSV, or JSON Lines if it ends in .jsonl ('-': stdout)",
 		  "FILE" },
+		{ "mpi", 0, POPT_ARG_NONE, &options.mpi, 0,
+		  "run as one rank of an MPI job (mpirun, srun): NPROCS is the total over the ranks, "
+		  "rank 0 prints one report"
+#ifndef HAVE_MPI
+		  " (not built: configure found no MPI)"
+#endif
+		  , NULL },
+		{ "mpi-timeout", 0, POPT_ARG_STRING, &text.mpi_timeout, 0,
+		  "with --mpi: end the run on every rank when a rank has not reported for SECS (default 10)",
+		  "SECS" },
 		{ "repeat", 0, POPT_ARG_STRING, &text.repeat, 0,
 		  "make N runs, each with its own warmup, measurement and cleanup, and summarize them: "
 		  "mean, median, stddev, CoV, min/max, 95% confidence interval", "N" },
@@ -417,6 +428,14 @@ void options_parse(int argc, const char **argv)
 	int_option(pc, "--port", text.port, &options.port, 1, 65535);
 	int_option(pc, "--grace", text.grace, &options.grace, 1, 86400);
 	int_option(pc, "--repeat", text.repeat, &options.repeat, 1, 1000);
+	int_option(pc, "--mpi-timeout", text.mpi_timeout, &options.mpi_timeout, 1, 86400);
+#ifndef HAVE_MPI
+	if (options.mpi)
+		usage_error(pc, "--mpi: this %s was built without MPI (configure --with-mpi, libopenmpi-dev)",
+			    options.progname);
+#endif
+	if (text.mpi_timeout && !options.mpi)
+		usage_error(pc, "--mpi-timeout is for --mpi runs");
 	if (text.until_ci) {
 		char *end;
 
