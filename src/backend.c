@@ -44,33 +44,15 @@
 extern const struct backend fileio_backend;
 extern const struct backend sockio_backend;
 extern const struct backend null_backend;
-#ifdef HAVE_SMB
-extern const struct backend smb_backend;
-#endif
-#ifdef HAVE_NFS
-extern const struct backend nfs_backend;
-#endif
 extern const struct backend block_backend;
 extern const struct backend scsi_backend;
-#ifdef HAVE_ISCSI
-extern const struct backend iscsi_backend;
-#endif
 
 static const struct backend *const builtin[] = {
 	&fileio_backend,
 	&sockio_backend,
 	&null_backend,
-#ifdef HAVE_SMB
-	&smb_backend,
-#endif
-#ifdef HAVE_NFS
-	&nfs_backend,
-#endif
 	&block_backend,
 	&scsi_backend,
-#ifdef HAVE_ISCSI
-	&iscsi_backend,
-#endif
 };
 
 /* A backend known to the registry: built in (path NULL), loaded from
@@ -304,6 +286,8 @@ static const struct backend *load_module(const char *name, const char *path, cha
 	void *handle;
 	const char *err;
 
+	/* RTLD_LOCAL: two modules may use the same names; a module still
+	 * finds its own libraries with dlsym(RTLD_DEFAULT, ...) */
 	dlerror();
 	handle = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
 	if (!handle) {

@@ -70,6 +70,9 @@ struct client {
 	char randstr[MAX_RANDSTR][64]; /* RANDOMSTRING values, NUL-terminated */
 	uint8_t randstr_len[MAX_RANDSTR];
 	int writepattern;	/* WRITEPATTERN on: verifiable data */
+	const char *wptext;	/* WRITEPATTERN <text>: the text and its newline, or NULL */
+	size_t wptextlen;
+	int path_escaped;	/* a RANDOMSTRING expansion climbed out (fatal) */
 	int finished;		/* left the op loop */
 	int priv_ready;		/* backend setup succeeded */
 	int cleanup_only;	/* set up only to remove what the run made */

@@ -13,6 +13,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backend.h"
 #include "client.h"
@@ -38,6 +39,56 @@ void client_init(struct client *c, int id, const struct options *opt, const stru
 	c->nc.child = opt->client_base + id;
 	c->nc.nchildren = opt->clients_total ? opt->clients_total : opt->nclients;
 	rng_seed(c->nc.rng, seed, (uint64_t)(opt->client_base + id) + 1);
+}
+
+/*
+ * A random string may hold '/', '\\', "." and "..": normalize the part of
+ * the expanded path from `fixed` (just after the last separator before the
+ * first random string) as the compiler normalizes loadfile paths.  It may
+ * not climb above `fixed` -- the directory the template names before the
+ * random string -- nor become the share root; if it would, the path is left
+ * as it is and the client stops (c->path_escaped) before the op runs.
+ */
+static size_t normalize_tail(struct client *c, char *dst, size_t fixed, size_t n)
+{
+	size_t in = fixed, out = fixed;
+
+	if (fixed == SIZE_MAX)
+		return n;
+	while (in < n) {
+		size_t start, len;
+
+		while (in < n && (dst[in] == '/' || dst[in] == '\\'))
+			in++;
+		start = in;
+		while (in < n && dst[in] != '/' && dst[in] != '\\')
+			in++;
+		len = in - start;
+		if (len == 0 || (len == 1 && dst[start] == '.'))
+			continue;
+		if (len == 2 && dst[start] == '.' && dst[start + 1] == '.') {
+			if (out == fixed)
+				goto escaped;
+			while (out > fixed && dst[out - 1] != '/')
+				out--;
+			if (out > fixed)
+				out--;	/* the separator */
+			continue;
+		}
+		if (out > fixed)
+			dst[out++] = '/';
+		memmove(dst + out, dst + start, len);
+		out += len;
+	}
+	if (out == fixed && fixed > 0)
+		out--;		/* "dir/" -> "dir" */
+	if (out == 0)
+		goto escaped;
+	dst[out] = '\0';
+	return out;
+escaped:
+	c->path_escaped = 1;
+	return n;
 }
 
 /* Expand a path template for this client; returns the length.  Most
@@ -69,6 +120,8 @@ static size_t expand_path(struct client *c, uint32_t path, char *dst)
 		dst[n] = '\0';
 		return n;
 	}
+	size_t fixed = SIZE_MAX;	/* after the last '/' before a random string */
+
 	for (size_t i = 0; i < t->len; i++) {
 		if (src[i] == PATH_CLIENT) {
 			memcpy(dst + n, c->name, c->namelen);
@@ -76,6 +129,11 @@ static size_t expand_path(struct client *c, uint32_t path, char *dst)
 		} else if (src[i] == PATH_RANDSTR) {
 			int slot = src[++i];
 
+			if (fixed == SIZE_MAX) {
+				fixed = n;
+				while (fixed > 0 && dst[fixed - 1] != '/')
+					fixed--;
+			}
 			memcpy(dst + n, c->randstr[slot], c->randstr_len[slot]);
 			n += c->randstr_len[slot];
 		} else {
@@ -83,7 +141,7 @@ static size_t expand_path(struct client *c, uint32_t path, char *dst)
 		}
 	}
 	dst[n] = '\0';
-	return n;
+	return normalize_tail(c, dst, fixed, n);
 }
 
 size_t client_expand(struct client *c, const char *tpl, size_t len, char *dst)
@@ -203,6 +261,14 @@ static void prepare(struct client *c, const struct op *op, uint64_t now)
 	const struct options *opt = c->opt;
 
 	numexpr_eval_all(c->prog, op, &c->nc, c->last[op->id], c->num);
+	if (opt->trunc_io > 0 && (op_is_read(op->id) || op_is_write(op->id))) {
+		/* --trunc-io N: no read or write moves more than N bytes */
+		int a = op_size_arg(op->id);
+
+		c->num[a] = MIN(c->num[a], opt->trunc_io);
+		if (op->id == OP_READX || op->id == OP_WRITEX)
+			c->num[3] = MIN(c->num[3], opt->trunc_io);
+	}
 	for (int i = 0; i < op->npaths; i++)
 		c->pathlen[i] = expand_path(c, op->path[i], c->path[i]);
 	c->sched_ns = 0;
@@ -231,6 +297,12 @@ static int run_op(struct client *c, const struct op *op)
 	uint32_t status;
 	bool ok, size_bad;
 
+	if (c->path_escaped) {
+		snprintf(c->error, sizeof(c->error),
+			 "%s:%u: %s: after RANDOMSTRING expansion the path leaves the directory it names before the random string",
+			 c->prog->filename, op->line, op_info[op->id].name);
+		return -1;
+	}
 	c->bytes = 0;
 	c->op = op;
 	t0 = now_ns();
@@ -351,7 +423,13 @@ static int step(struct client *c, uint64_t now)
 		randomstring(c, op);
 		break;
 	case DIR_WRITEPATTERN:
-		c->writepattern = (int)op->num[0];
+		c->writepattern = op->num[0] == WRITEPATTERN_ON;
+		c->wptext = NULL;
+		c->wptextlen = 0;
+		if (op->num[0] == WRITEPATTERN_TEXT) {
+			c->wptext = c->prog->pool + op->num[1];
+			c->wptextlen = (size_t)op->num[2];
+		}
 		break;
 	default:	/* SLEEP 0, WAITSP satisfied */
 		break;
@@ -363,6 +441,10 @@ static int step(struct client *c, uint64_t now)
 /* Start a pass, or finish when the wanted passes are done. */
 static bool next_pass(struct client *c, uint64_t now)
 {
+	if (c->opt->show_execute_time)	/* the gormanm fork's line, which mmtests reads */
+		dprintf(STDOUT_FILENO, "%4d completed in %u ms at time %u ms\n", c->id,
+			(unsigned)((now - c->pass_start_ns) / NSEC_PER_MSEC),
+			(unsigned)((now - c->release_ns) / NSEC_PER_MSEC));
 	c->pass++;
 	STAT_STORE(c->slot->passes, c->pass);
 	if (c->opt->passes > 0 && c->pass >= (uint64_t)c->opt->passes) {

@@ -189,11 +189,13 @@ static json_t *command_line_json(const struct results_identity *id)
 static json_t *loadfile_json(const struct results_identity *id)
 {
 	char crc[16];
+	json_t *lf;
 
 	snprintf(crc, sizeof(crc), "%08x", id->crc32);
-	return json_pack("{s:s s:s s:I s:I s:I s:I s:b s:f s:I s:f}",
+	lf = json_pack("{s:s s:s s:s s:I s:I s:I s:I s:b s:f s:I s:f}",
 			 "path", id->loadfile,
 			 "crc32", crc,
+			 "sha256", id->sha256,
 			 "lines", (json_int_t)id->lines,
 			 "ops_per_pass", (json_int_t)id->pass.ops,
 			 "bytes_read_per_pass", (json_int_t)id->pass.bytes_read,
@@ -202,6 +204,9 @@ static json_t *loadfile_json(const struct results_identity *id)
 			 "duration_sec", (double)id->pass.duration_ns / 1e9,
 			 "duration_ns", (json_int_t)id->pass.duration_ns,
 			 "nbscale", id->nbscale);
+	if (lf && !id->sha256[0])	/* read back from a document without it */
+		json_object_del(lf, "sha256");
+	return lf;
 }
 
 static json_t *window_json(const struct results_identity *id)
@@ -640,6 +645,15 @@ static void read_identity(struct reader *rd, const json_t *doc, struct results_i
 	if (strlen(crc) != 8 || *end)
 		bad(rd, "\"crc32\" is not 8 hex digits");
 	free(crc);
+	{
+		json_t *sha = json_object_get(lf, "sha256");	/* optional: older documents */
+
+		if (json_is_string(sha) && strlen(json_string_value(sha)) == 64 &&
+		    strspn(json_string_value(sha), "0123456789abcdef") == 64)
+			memcpy(id->sha256, json_string_value(sha), 65);
+		else if (sha)
+			bad(rd, "\"sha256\" is not 64 hex digits");
+	}
 	id->lines = get_u64(rd, lf, "lines");
 	id->pass.ops = get_u64(rd, lf, "ops_per_pass");
 	id->pass.bytes_read = get_u64(rd, lf, "bytes_read_per_pass");

@@ -20,6 +20,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -27,6 +28,7 @@
 #include "backend.h"
 #include "loadfile.h"
 #include "numexpr.h"
+#include "sha256.h"
 #include "status.h"
 #include "util.h"
 
@@ -601,11 +603,11 @@ static int compile_op(struct parser *ps, int id, const struct token *tok, int nt
 	}
 	if (given < nrequired || given > nargs) {
 		if (nrequired == nargs)
-			perror_at(ps, "%s takes %d argument%s and a status, got %d field%s", info->name,
-				  nargs, nargs == 1 ? "" : "s", ntok, ntok == 1 ? "" : "s");
+			perror_at(ps, "%s takes %d argument%s and a status, got %d argument%s and a status",
+				  info->name, nargs, nargs == 1 ? "" : "s", given, given == 1 ? "" : "s");
 		else
-			perror_at(ps, "%s takes %d to %d arguments and a status, got %d fields", info->name,
-				  nrequired, nargs, ntok);
+			perror_at(ps, "%s takes %d to %d arguments and a status, got %d argument%s and a status",
+				  info->name, nrequired, nargs, given, given == 1 ? "" : "s");
 		return -1;
 	}
 	op = op_new(ps, (uint16_t)id, when);
@@ -674,9 +676,10 @@ static int compile_op(struct parser *ps, int id, const struct token *tok, int nt
 
 /* ---- directives ---- */
 
+/* Directive words, in any case (upstream compares op names so). */
 static bool word_is(const struct token *t, const char *w)
 {
-	return !t->quoted && strlen(w) == t->len && memcmp(t->s, w, t->len) == 0;
+	return !t->quoted && strlen(w) == t->len && strncasecmp(t->s, w, t->len) == 0;
 }
 
 static int compile_randomstring(struct parser *ps, const struct token *tok, int ntok, int64_t when)
@@ -693,11 +696,20 @@ static int compile_randomstring(struct parser *ps, const struct token *tok, int 
 		perror_at(ps, "RANDOMSTRING slot must be 0..%d", MAX_RANDSTR - 1);
 		return -1;
 	}
-	/* validate the pattern: literal characters and [set] classes */
+	/* validate the pattern: literal characters and [set] classes; '/' and
+	 * '\\' separate path components (the client normalizes the expanded
+	 * path and keeps it inside its directory) */
 	size_t outlen = 0;
 
 	for (size_t i = 0; i < tok[1].len; i++) {
-		if (tok[1].s[i] == '[') {
+		unsigned char ch = (unsigned char)tok[1].s[i];
+
+		if (ch == ':' || ch < 0x20 || ch == 0x7f) {
+			perror_at(ps, ch == ':' ? "RANDOMSTRING pattern may not contain ':'" :
+				  "RANDOMSTRING pattern may not contain control characters");
+			return -1;
+		}
+		if (ch == '[') {
 			size_t j = i + 1;
 
 			while (j < tok[1].len && tok[1].s[j] != ']')
@@ -706,10 +718,13 @@ static int compile_randomstring(struct parser *ps, const struct token *tok, int 
 				perror_at(ps, "RANDOMSTRING pattern: unterminated or empty [set]");
 				return -1;
 			}
+			for (size_t k = i + 1; k < j; k++) {
+				if (tok[1].s[k] == ':' || (unsigned char)tok[1].s[k] < 0x20) {
+					perror_at(ps, "RANDOMSTRING pattern may not contain ':' or control characters");
+					return -1;
+				}
+			}
 			i = j;
-		} else if (tok[1].s[i] == '\\' || tok[1].s[i] == '/' || tok[1].s[i] == ':') {
-			perror_at(ps, "RANDOMSTRING pattern may not contain '%c'", tok[1].s[i]);
-			return -1;
 		}
 		outlen++;
 	}
@@ -811,18 +826,31 @@ static int compile_directive(struct parser *ps, const struct token *tok, int nto
 	} else if (word_is(w, "RANDOMSTRING")) {
 		*rc = compile_randomstring(ps, tok + 1, ntok - 1, when);
 	} else if (word_is(w, "WRITEPATTERN")) {
-		int on = 1;
+		struct op *op;
 
-		if (ntok == 2 && word_is(&tok[1], "off")) {
-			on = 0;
-		} else if (ntok > 2 || (ntok == 2 && !word_is(&tok[1], "on"))) {
-			perror_at(ps, "WRITEPATTERN takes no argument, 'on' or 'off'");
-			*rc = -1;
-			return 1;
+		if (ntok == 1 || (ntok == 2 && word_is(&tok[1], "on"))) {
+			op = op_new(ps, DIR_WRITEPATTERN, when);
+			op->num[0] = WRITEPATTERN_ON;
+		} else if (ntok == 2 && word_is(&tok[1], "off")) {
+			op = op_new(ps, DIR_WRITEPATTERN, when);
+			op->num[0] = WRITEPATTERN_OFF;
+		} else {
+			/* upstream's WRITEPATTERN <text>: the rest of the line as
+			 * written, and its newline, fill the write buffers */
+			const struct token *last = &tok[ntok - 1];
+			const char *from = tok[1].s - tok[1].quoted;
+			const char *to = last->s + last->len + last->quoted;
+			size_t len = (size_t)(to - from);
+			char *text = xmalloc(len + 1);
+
+			memcpy(text, from, len);
+			text[len] = '\n';
+			op = op_new(ps, DIR_WRITEPATTERN, when);
+			op->num[0] = WRITEPATTERN_TEXT;
+			op->num[1] = pool_add(ps, text, len + 1);
+			op->num[2] = (int64_t)len + 1;
+			free(text);
 		}
-		struct op *op = op_new(ps, DIR_WRITEPATTERN, when);
-
-		op->num[0] = on;
 		op->nnums = 1;
 	} else if (word_is(w, "NBSCALE")) {
 		char buf[64];
@@ -955,7 +983,8 @@ static void compile_line(struct parser *ps, const char *p, const char *end)
 		return;
 	}
 	if (ntok > 1 && (op_info[id].args[0] == 'p') != tok[1].quoted) {
-		/* READ "path" ... (SMB) or READ offset ... (block) */
+		/* READ "path" ... (SMB) or READ offset ... (block); close 1
+		 * (netbench) or close "path" (SMB) */
 		int other = op_overload(id, tok[1].quoted);
 
 		if (other >= 0)
@@ -1124,6 +1153,7 @@ static struct program *compile_text(const char *name, const char *text, size_t l
 		prog->crc32 = (uint32_t)crc32(prog->crc32, (const Bytef *)text + off, chunk);
 		off += chunk;
 	}
+	sha256_hex(text, len, prog->sha256);
 	if (!checked && check_text(name, text, len, &line, errors) < 0)
 		goto fail;
 	if (compile_lines(ps, text, len) < 0)

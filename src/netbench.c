@@ -158,6 +158,16 @@ uint32_t nb_ntcreatex(struct client *c, const struct op *op)
 
 	if (disp < DISP_SUPERSEDE || disp > DISP_OVERWRITE_IF)
 		return NT_STATUS_INVALID_PARAMETER;
+	if (c->opt->stat_check && (disp == DISP_CREATE || disp == DISP_OPEN_IF)) {
+		/* --stat-check, as dbench 4.0: what exists is opened, not created */
+		struct nb_stat sb;
+
+		st = nbc_of(c)->ad->stat(c, path, &sb);
+		if (st == STATUS_FATAL)
+			return st;
+		if (st == NT_STATUS_OK)
+			disp = DISP_OPEN;
+	}
 	if (opts & FILE_DIRECTORY_FILE) {
 		if (disp == DISP_OPEN)
 			flags = NB_DIRECTORY;
@@ -280,6 +290,50 @@ static uint32_t do_read(struct client *c, struct nb_handle *h, int64_t offset, i
 	return NT_STATUS_OK;
 }
 
+#define NB_GO_ON (UINT32_MAX - 1)	/* not a status: go on and write */
+
+/*
+ * --one-byte-write-fix, as dbench 4.0: a 1-byte write (how Windows clients
+ * extend a file) writes a zero byte (4.0's buffer is zeros; WRITEPATTERN
+ * data stays what it is); where the file already holds that byte the write
+ * is skipped (a 1-byte read instead), and where it would extend the file
+ * with a zero byte it is a truncate instead.  Returns a status when done
+ * (c->bytes set), or NB_GO_ON to write *src.
+ */
+static uint32_t one_byte_write(struct client *c, struct nb_handle *h, uint64_t offset,
+			       const char **src)
+{
+	static const char zero;
+	const struct nb_adapter *ad = nbc_of(c)->ad;
+	struct nb_stat sb;
+	char have;
+	size_t got = 0;
+	uint32_t st;
+
+	if (!c->writepattern && !c->wptext)
+		*src = &zero;
+	st = ad->fstat(c, h, &sb);
+	if (st == STATUS_FATAL)
+		return st;
+	if (st != NT_STATUS_OK)
+		return NB_GO_ON;
+	if (offset < sb.size) {
+		st = ad->read(c, h, &have, offset, 1, &got);
+		if (st == STATUS_FATAL)
+			return st;
+		if (st != NT_STATUS_OK || got != 1 || have != **src)
+			return NB_GO_ON;
+	} else {
+		if (**src != 0)
+			return NB_GO_ON;
+		st = ad->truncate(c, h, offset + 1);
+		if (st != NT_STATUS_OK)
+			return st;
+	}
+	c->bytes = 1;
+	return NT_STATUS_OK;
+}
+
 /* WriteX and WRITE: random data, or the pattern's bytes with WRITEPATTERN;
  * --one-byte-write-fix, -F and -T as dbench(1) says. */
 static uint32_t do_write(struct client *c, struct nb_handle *h, int64_t offset, int64_t size)
@@ -288,6 +342,7 @@ static uint32_t do_write(struct client *c, struct nb_handle *h, int64_t offset, 
 	const struct nb_adapter *ad = nbc->ad;
 	uint32_t st = check_io(c, h, offset, size);
 	struct nb_stat sb;
+	const char *src;
 	size_t done = 0;
 
 	if (st != NT_STATUS_OK)
@@ -296,21 +351,15 @@ static uint32_t do_write(struct client *c, struct nb_handle *h, int64_t offset, 
 		c->bytes = (uint64_t)size;
 		return NT_STATUS_OK;
 	}
+	src = iobuf_write_source(&nbc->buf, c, (uint64_t)offset, (size_t)size);
+	if (!src)
+		return NT_STATUS_NO_MEMORY;
 	if (c->opt->one_byte_write_fix && size == 1) {
-		/* a client extending a file by writing its last byte */
-		st = ad->fstat(c, h, &sb);
-		if (st == STATUS_FATAL)
+		st = one_byte_write(c, h, (uint64_t)offset, &src);
+		if (st != NB_GO_ON)
 			return st;
-		if (st == NT_STATUS_OK && (uint64_t)offset >= sb.size) {
-			st = ad->truncate(c, h, (uint64_t)offset + 1);
-			if (st != NT_STATUS_OK)
-				return st;
-			c->bytes = 1;
-			return NT_STATUS_OK;
-		}
 	}
-	st = ad->write(c, h, iobuf_source(&nbc->buf, c->writepattern, (uint64_t)offset),
-		       (uint64_t)offset, (size_t)size, &done);
+	st = ad->write(c, h, src, (uint64_t)offset, (size_t)size, &done);
 	if (st != NT_STATUS_OK)
 		return st;
 	c->bytes = done;
@@ -319,7 +368,7 @@ static uint32_t do_write(struct client *c, struct nb_handle *h, int64_t offset, 
 		if (st != NT_STATUS_OK)
 			return st;
 	}
-	if (c->opt->stat_check) {
+	if (c->opt->check_size) {
 		st = ad->fstat(c, h, &sb);
 		if (st != NT_STATUS_OK)
 			return st;
@@ -523,10 +572,21 @@ uint32_t nb_smb_readdir(struct client *c, const struct op *op)
 
 /* ---- names ---- */
 
+/*
+ * --stat-check, as dbench 4.0: stat first and skip a call that would fail
+ * or do nothing (Mkdir of what exists, Rmdir of what does not or is not a
+ * directory, Rename of what does not exist), with the status the call would
+ * have had.
+ */
 uint32_t nb_rename(struct client *c, const struct op *op)
 {
-	uint32_t st = nbc_of(c)->ad->rename(c, c->path[0], c->path[1]);
+	const struct nb_adapter *ad = nbc_of(c)->ad;
+	struct nb_stat sb;
+	uint32_t st;
 
+	if (c->opt->stat_check && (st = ad->stat(c, c->path[0], &sb)) != NT_STATUS_OK)
+		return st;
+	st = ad->rename(c, c->path[0], c->path[1]);
 	(void)op;
 	if (st == NT_STATUS_OK)
 		sync_dir(c, c->path[1]);
@@ -549,9 +609,12 @@ uint32_t nb_mkdir(struct client *c, const struct op *op)
 	const struct nb_adapter *ad = nbc_of(c)->ad;
 	char *path = c->path[0];
 	struct nb_stat sb;
-	uint32_t st = ad->mkdir(c, path);
+	uint32_t st;
 
 	(void)op;
+	if (c->opt->stat_check && ad->stat(c, path, &sb) == NT_STATUS_OK)
+		return sb.is_dir ? NT_STATUS_OK : NT_STATUS_OBJECT_NAME_COLLISION;
+	st = ad->mkdir(c, path);
 	if (st == NT_STATUS_OBJECT_NAME_COLLISION) {
 		st = ad->stat(c, path, &sb);
 		if (st == NT_STATUS_OK)
@@ -565,9 +628,19 @@ uint32_t nb_mkdir(struct client *c, const struct op *op)
 
 uint32_t nb_rmdir(struct client *c, const struct op *op)
 {
-	uint32_t st = nbc_of(c)->ad->rmdir(c, c->path[0]);
+	const struct nb_adapter *ad = nbc_of(c)->ad;
+	struct nb_stat sb;
+	uint32_t st;
 
 	(void)op;
+	if (c->opt->stat_check) {
+		st = ad->stat(c, c->path[0], &sb);
+		if (st != NT_STATUS_OK)
+			return st;
+		if (!sb.is_dir)
+			return NT_STATUS_NOT_A_DIRECTORY;
+	}
+	st = ad->rmdir(c, c->path[0]);
 	if (st == NT_STATUS_OK)
 		sync_dir(c, c->path[0]);
 	return st;

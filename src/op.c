@@ -47,6 +47,11 @@ static bool name_is(const char *name, const char *word, size_t len)
 	return name[0] == word[0] && strncmp(name, word, len) == 0 && name[len] == '\0';
 }
 
+static bool name_is_nocase(const char *name, const char *word, size_t len)
+{
+	return strncasecmp(name, word, len) == 0 && name[len] == '\0';
+}
+
 int op_lookup(const char *word, size_t len)
 {
 	if (len == 0)
@@ -57,13 +62,16 @@ int op_lookup(const char *word, size_t len)
 	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
 		if (name_is(aliases[i].word, word, len))
 			return aliases[i].id;
+	for (int i = 0; i < OP_COUNT; i++)
+		if (name_is_nocase(op_info[i].name, word, len))
+			return i;
 	return -1;
 }
 
 int op_overload(int id, bool path)
 {
 	for (int i = 0; i < OP_COUNT; i++)
-		if (i != id && strcmp(op_info[i].name, op_info[id].name) == 0 &&
+		if (i != id && strcasecmp(op_info[i].name, op_info[id].name) == 0 &&
 		    (op_info[i].args[0] == 'p') == path)
 			return i;
 	return -1;

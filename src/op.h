@@ -24,8 +24,17 @@ enum op_id {
 	DIR_SETSP,		/* num[0] = sync point */
 	DIR_WAITSP,		/* num[0] = client, num[1] = sync point */
 	DIR_RANDOMSTRING,	/* num[0] = slot, num[1] = pool offset, num[2] = length */
-	DIR_WRITEPATTERN,	/* num[0] = 1 on, 0 off */
+	DIR_WRITEPATTERN,	/* num[0] = WRITEPATTERN_*; text: num[1] = pool
+				   offset, num[2] = length */
 	DIR_COUNT
+};
+
+/* What WRITEPATTERN sets. */
+enum writepattern {
+	WRITEPATTERN_OFF,	/* random, incompressible data */
+	WRITEPATTERN_ON,	/* a known pattern by file offset, verified by reads */
+	WRITEPATTERN_TEXT,	/* upstream's WRITEPATTERN <text>: the text (and its
+				   newline) repeated from the start of every write */
 };
 
 /* Response-time groups, for the grouped latency report. */
@@ -159,6 +168,7 @@ struct program {
 	double nbscale;		/* netbench scale factor (default 1.25) */
 	bool timestamps;	/* some op has a timestamp */
 	uint32_t crc32;		/* CRC-32 of the loadfile text (decompressed) */
+	char sha256[65];	/* SHA-256 of the loadfile text (decompressed), hex */
 	uint64_t lines;		/* lines in the file */
 	char **client_roots;	/* per-client trees ("clients/<client>") */
 	uint32_t nclient_roots;
@@ -202,12 +212,14 @@ static inline bool op_is_scsi_write(int id)
 	return id == OP_WRITE10 || id == OP_WRITE16 || id == OP_PROUT;
 }
 
-/* Look up an op by its loadfile word; -1 if unknown.  Where two ops share
- * the word, the first one in ops.def. */
+/* Look up an op by its loadfile word; -1 if unknown.  The exact spelling
+ * first, then any case (as upstream dbench compares names).  Where two ops
+ * share the word, the first one in ops.def. */
 int op_lookup(const char *word, size_t len);
 
-/* The other op with the same word as `id` whose first argument is (path
- * true) or is not (false) a path; -1 if there is none. */
+/* The other op with the same word (in any case) as `id` whose first
+ * argument is (path true) or is not (false) a path; -1 if there is none:
+ * READ of SMB and of the block backends, Close and the SMB CLOSE. */
 int op_overload(int id, bool path);
 
 static inline const char *path_text(const struct program *prog, uint32_t path)

@@ -46,6 +46,7 @@ static int show_version, show_help, show_usage;
  * gets a message naming the option. */
 static struct {
 	const char *timelimit, *warmup, *passes, *cpp, *show_mismatches, *port, *rate, *grace;
+	const char *trunc_io;
 	const char *repeat, *until_ci, *mpi_timeout;
 } text;
 
@@ -176,8 +177,12 @@ static const struct poptOption file_options[] = {
 	  "fsync the directory after every directory change", NULL },
 	{ "fsync", 'F', POPT_ARG_NONE, &options.do_fsync, 0, "fsync after every write", NULL },
 	{ "one-byte-write-fix", 0, POPT_ARG_NONE, &options.one_byte_write_fix, 0,
-	  "extend files with ftruncate instead of 1-byte writes past the end", NULL },
+	  "as dbench 4.0: a 1-byte write writes a zero byte, skipped where the file holds it, "
+	  "an ftruncate where it extends the file", NULL },
 	{ "stat-check", 0, POPT_ARG_NONE, &options.stat_check, 0,
+	  "as dbench 4.0: stat first and skip a mkdir, rmdir, create or rename that "
+	  "would fail", NULL },
+	{ "check-size", 0, POPT_ARG_NONE, &options.check_size, 0,
 	  "after each write, check with fstat that the file is as large as written", NULL },
 	{ "fake-io", 0, POPT_ARG_NONE, &options.fake_io, 0,
 	  "do not read or write data, only count it", NULL },
@@ -266,9 +271,8 @@ static const char *title_for(char *buf, size_t len, const char *what, unsigned f
 static struct poptOption *build_table(struct poptOption *core)
 {
 	static char titles[64][160];
-	static struct poptOption *table_of_run;	/* reachable until exit (LeakSanitizer) */
+	static struct poptOption *table;	/* popt refers to it until exit */
 	const struct backend *const *be = backend_list();
-	static struct poptOption *table;	/* for the program's life (popt keeps it) */
 	size_t nbe = 0, n = 0, t = 0;
 
 	while (be[nbe])
@@ -298,8 +302,6 @@ static struct poptOption *build_table(struct poptOption *core)
 	table[n++] = (struct poptOption){ NULL, 0, POPT_ARG_INCLUDE_TABLE, (void *)help_options, 0,
 					  "Help options:", NULL };
 	table[n] = (struct poptOption)POPT_TABLEEND;
-	free(table_of_run);
-	table_of_run = table;
 	return table;
 }
 
@@ -324,6 +326,11 @@ void options_parse(int argc, const char **argv)
 		  "clients run by each process (default 1)", "N" },
 		{ "seed", 0, POPT_ARG_STRING, &seed_text, 0,
 		  "seed for random loadfile parameters, for reproducible runs (default: random, printed)", "N" },
+		{ "trunc-io", 0, POPT_ARG_STRING, &text.trunc_io, 0,
+		  "as dbench 4.0: no read or write moves more than N bytes (larger ones are cut to N)", "N" },
+		{ "show-execute-time", 0, POPT_ARG_NONE, &options.show_execute_time, 0,
+		  "print '%4d completed in %u ms at time %u ms' (client, pass time, time since the "
+		  "release) after each pass of each client, as the mmtests dbench does", NULL },
 		{ "skip-cleanup", 0, POPT_ARG_NONE, &options.skip_cleanup, 0,
 		  "leave the files the run made", NULL },
 		{ "per-client-results", 0, POPT_ARG_NONE, &options.per_client_results, 0,
@@ -426,6 +433,12 @@ void options_parse(int argc, const char **argv)
 	int_option(pc, "--clients-per-process", text.cpp, &options.clients_per_process, 1, 100000);
 	int_option(pc, "--show-mismatches", text.show_mismatches, &options.show_mismatches, 0, INT32_MAX);
 	int_option(pc, "--port", text.port, &options.port, 1, 65535);
+	if (text.trunc_io) {
+		int trunc = 0;
+
+		int_option(pc, "--trunc-io", text.trunc_io, &trunc, 1, INT32_MAX);
+		options.trunc_io = trunc;
+	}
 	int_option(pc, "--grace", text.grace, &options.grace, 1, 86400);
 	int_option(pc, "--repeat", text.repeat, &options.repeat, 1, 1000);
 	int_option(pc, "--mpi-timeout", text.mpi_timeout, &options.mpi_timeout, 1, 86400);
@@ -462,6 +475,8 @@ void options_parse(int argc, const char **argv)
 	}
 
 	arg = poptGetArg(pc);
+	if (!arg && options.check_loadfile)
+		arg = "1";	/* what one pass of client 0 does needs no NPROCS */
 	if (!arg) {
 		fprintf(stderr, "%s: missing NPROCS, the number of clients\n", options.progname);
 		poptPrintUsage(pc, stderr, 0);

@@ -31,8 +31,11 @@ struct options {
 	int ea_enable;		/* -x: DOS attributes in an xattr */
 	int no_resolve;		/* --no-resolve */
 	int one_byte_write_fix;	/* --one-byte-write-fix */
-	int stat_check;		/* --stat-check */
+	int stat_check;		/* --stat-check: stat first, skip pointless calls (fileio) */
+	int check_size;		/* --check-size: fstat after writes, check the size */
 	int fake_io;		/* --fake-io */
+	int64_t trunc_io;	/* --trunc-io N: reads and writes move at most N bytes, 0: off */
+	int show_execute_time;	/* --show-execute-time: a line per client and pass */
 	int skip_cleanup;	/* --skip-cleanup */
 	int per_client_results;	/* --per-client-results */
 	int run_once;		/* --run-once: one pass per client */

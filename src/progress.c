@@ -18,10 +18,11 @@
 #include "mpi_run.h"
 #include "options.h"
 #include "progress.h"
+#include "results.h"
 #include "series.h"
 #include "util.h"
 
-void report_banner(const struct program *prog)
+void report_banner(const struct program *prog, const struct pass_figures *pass)
 {
 	if (options.machine_readable)
 		return;
@@ -33,6 +34,9 @@ void report_banner(const struct program *prog)
 	else
 		printf("Running for %d seconds with load '%s' and minimum warmup %d secs\n",
 		       options.timelimit, prog->filename, options.warmup);
+	/* which loadfile: NB figures compare only between runs of the same one */
+	printf("Loadfile %s: %llu operations per pass, sha256 %s\n", prog->filename,
+	       (unsigned long long)pass->ops, prog->sha256);
 	fflush(stdout);
 }
 
@@ -119,8 +123,10 @@ void progress_tick(struct progress_state *ps, uint64_t now)
 		phase = PHASE_WARMUP;
 	if (phase == PHASE_CLEANUP) {
 		t = (double)(now - (now > ps->measure_start_ns ? ps->measure_start_ns : ps->release_ns)) / 1e9;
-		if (options.machine_readable)
-			printf("@C@%d@%.0f@\n", active, t);
+		if (options.machine_readable)	/* dbench 4.0's five fields; no latency in cleanup */
+			printf("@C@%d@%llu@%.2f@%u@%.03f@\n", active,
+			       (unsigned long long)(ops / (uint64_t)sh->nclients),
+			       t > 0 ? (double)bytes_measured / 1e6 / t : 0, (unsigned)t, 0.0);
 		else
 			printf("%4d  cleanup %3.0f sec\n", active, t);
 	} else {
@@ -130,9 +136,9 @@ void progress_tick(struct progress_state *ps, uint64_t now)
 
 		t = (double)(now - base) / 1e9;
 		mbps = t > 0 ? (double)(warm ? bytes_all : bytes_measured) / 1e6 / t : 0;
-		if (options.machine_readable)
-			printf("@%c@%d@%llu@%.2f@%.0f@%.03f@\n", warm ? 'W' : 'R', running,
-			       (unsigned long long)(ops / nclients), mbps, t,
+		if (options.machine_readable)	/* seconds truncated, as dbench 4.0 */
+			printf("@%c@%d@%llu@%.2f@%u@%.03f@\n", warm ? 'W' : 'R', running,
+			       (unsigned long long)(ops / nclients), mbps, (unsigned)t,
 			       (double)latency / 1e6);
 		else
 			printf("%4d  %8llu  %7.2f MB/sec  %s %3.0f sec  latency %.03f ms\n", running,
@@ -146,20 +152,24 @@ void progress_tick(struct progress_state *ps, uint64_t now)
 void progress_finish(struct progress_state *ps)
 {
 	struct shared *sh = ps->sh;
+	uint64_t now = now_ns(), ops = 0, bytes = 0;
+	double t = now > ps->measure_start_ns ? (double)(now - ps->measure_start_ns) / 1e9 : 0;
 	int left = 0;
 
 	for (int i = 0; i < sh->nclients; i++) {
-		int state = STAT_LOAD(shared_slot(sh, i)->state);
+		struct slot *s = shared_slot(sh, i);
+		int state = STAT_LOAD(s->state);
 
+		ops += STAT_LOAD(s->ops_all);
+		bytes += STAT_LOAD(s->bytes_measured);
 		if (state != SLOT_DONE && state != SLOT_FAILED)
 			left++;
 	}
-	if (options.machine_readable)
-		printf("@C@%d@%.0f@\n", left, 0.0);
+	if (options.machine_readable)	/* the real seconds, as every @C@ line */
+		printf("@C@%d@%llu@%.2f@%u@%.03f@\n", left, (unsigned long long)(ops / (uint64_t)sh->nclients),
+		       t > 0 ? (double)bytes / 1e6 / t : 0, (unsigned)t, 0.0);
 	else
-		printf("%4d  cleanup %3.0f sec\n", left,
-		       (double)(now_ns() - ps->measure_start_ns) / 1e9 > 0 ?
-		       (double)(now_ns() - ps->measure_start_ns) / 1e9 : 0);
+		printf("%4d  cleanup %3.0f sec\n", left, t);
 	series_finish(ps->series);
 }
 

@@ -36,7 +36,8 @@ void progress_tick(struct progress_state *ps, uint64_t now);
  * seconds (written with the report, series_write_rest). */
 void progress_finish(struct progress_state *ps);
 
-void report_banner(const struct program *prog);
+struct pass_figures;
+void report_banner(const struct program *prog, const struct pass_figures *pass);
 
 /* With --json - or --csv-series -, keep the real stdout for that output
  * (options.stdout_fd) and send everything else printed to stdout to stderr

@@ -11,10 +11,12 @@
 #include <limits.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 
 #include "proto.h"
 
@@ -298,7 +300,8 @@ void proto_op_sizes(enum proto_op op, size_t pathlen, size_t pathlen2,
 
 void sockopts_init(struct sockopts *so)
 {
-	*so = (struct sockopts){ .nodelay = -1, .keepalive = -1 };
+	*so = (struct sockopts){ .nodelay = -1, .keepalive = -1, .reuseaddr = -1, .broadcast = -1,
+				 .tos = -1, .sndtimeo = -1, .rcvtimeo = -1 };
 }
 
 /* The largest buffer size accepted; the kernel clamps to its own limits. */
@@ -319,6 +322,30 @@ static int parse_value(const char *name, const char *value, long min, long max,
 	return 0;
 }
 
+/* dbench 4.0's socket options (its socklib.c list), by kind. */
+enum sockopt_kind { SOCKOPT_BOOL, SOCKOPT_ON, SOCKOPT_INT, SOCKOPT_MS };
+
+static const struct {
+	const char *name;
+	enum sockopt_kind kind;
+	int on;			/* SOCKOPT_ON: the value set */
+	size_t field;		/* offset in struct sockopts */
+	long min, max;
+} known_sockopts[] = {
+	{ "TCP_NODELAY", SOCKOPT_BOOL, 0, offsetof(struct sockopts, nodelay), 0, 1 },
+	{ "SO_KEEPALIVE", SOCKOPT_BOOL, 0, offsetof(struct sockopts, keepalive), 0, 1 },
+	{ "SO_REUSEADDR", SOCKOPT_BOOL, 0, offsetof(struct sockopts, reuseaddr), 0, 1 },
+	{ "SO_BROADCAST", SOCKOPT_BOOL, 0, offsetof(struct sockopts, broadcast), 0, 1 },
+	{ "IPTOS_LOWDELAY", SOCKOPT_ON, 0x10, offsetof(struct sockopts, tos), 0, 0 },
+	{ "IPTOS_THROUGHPUT", SOCKOPT_ON, 0x08, offsetof(struct sockopts, tos), 0, 0 },
+	{ "SO_SNDBUF", SOCKOPT_INT, 0, offsetof(struct sockopts, sndbuf), 1, SOCKBUF_MAX },
+	{ "SO_RCVBUF", SOCKOPT_INT, 0, offsetof(struct sockopts, rcvbuf), 1, SOCKBUF_MAX },
+	{ "SO_SNDLOWAT", SOCKOPT_INT, 0, offsetof(struct sockopts, sndlowat), 1, SOCKBUF_MAX },
+	{ "SO_RCVLOWAT", SOCKOPT_INT, 0, offsetof(struct sockopts, rcvlowat), 1, SOCKBUF_MAX },
+	{ "SO_SNDTIMEO", SOCKOPT_MS, 0, offsetof(struct sockopts, sndtimeo), 0, 86400000 },
+	{ "SO_RCVTIMEO", SOCKOPT_MS, 0, offsetof(struct sockopts, rcvtimeo), 0, 86400000 },
+};
+
 /* One NAME or NAME=VALUE item. */
 static int parse_item(char *item, struct sockopts *so, char *why, size_t whylen)
 {
@@ -327,30 +354,41 @@ static int parse_item(char *item, struct sockopts *so, char *why, size_t whylen)
 
 	if (value)
 		*value++ = '\0';
-	if (strcmp(item, "TCP_NODELAY") == 0 || strcmp(item, "SO_KEEPALIVE") == 0) {
-		if (value && parse_value(item, value, 0, 1, &v, why, whylen) < 0)
-			return -1;
-		if (item[0] == 'T')
-			so->nodelay = (int)v;
-		else
-			so->keepalive = (int)v;
-		return 0;
-	}
-	if (strcmp(item, "SO_SNDBUF") == 0 || strcmp(item, "SO_RCVBUF") == 0) {
-		if (!value) {
-			snprintf(why, whylen, "socket option %s needs a value: %s=BYTES", item, item);
-			return -1;
+	for (size_t i = 0; i < sizeof(known_sockopts) / sizeof(known_sockopts[0]); i++) {
+		int *field;
+
+		if (strcmp(item, known_sockopts[i].name) != 0)
+			continue;
+		field = (int *)((char *)so + known_sockopts[i].field);
+		switch (known_sockopts[i].kind) {
+		case SOCKOPT_ON:
+			if (value) {
+				snprintf(why, whylen, "socket option %s takes no value", item);
+				return -1;
+			}
+			v = known_sockopts[i].on;
+			break;
+		case SOCKOPT_INT:
+		case SOCKOPT_MS:
+			if (!value) {
+				snprintf(why, whylen, "socket option %s needs a value: %s=%s", item, item,
+					 known_sockopts[i].kind == SOCKOPT_MS ? "MILLISECONDS" : "BYTES");
+				return -1;
+			}
+			/* fall through */
+		case SOCKOPT_BOOL:
+			if (value && parse_value(item, value, known_sockopts[i].min, known_sockopts[i].max,
+						 &v, why, whylen) < 0)
+				return -1;
+			break;
 		}
-		if (parse_value(item, value, 1, SOCKBUF_MAX, &v, why, whylen) < 0)
-			return -1;
-		if (strcmp(item, "SO_SNDBUF") == 0)
-			so->sndbuf = (int)v;
-		else
-			so->rcvbuf = (int)v;
+		*field = (int)v;
 		return 0;
 	}
 	snprintf(why, whylen,
-		 "unknown socket option '%s' (known: TCP_NODELAY SO_KEEPALIVE SO_SNDBUF=n SO_RCVBUF=n)",
+		 "unknown socket option '%s' (known: TCP_NODELAY SO_KEEPALIVE SO_REUSEADDR SO_BROADCAST "
+		 "IPTOS_LOWDELAY IPTOS_THROUGHPUT SO_SNDBUF=n SO_RCVBUF=n SO_SNDLOWAT=n SO_RCVLOWAT=n "
+		 "SO_SNDTIMEO=ms SO_RCVTIMEO=ms)",
 		 item);
 	return -1;
 }
@@ -399,5 +437,43 @@ int sockopts_apply(int fd, const struct sockopts *so, char *why, size_t whylen)
 	if (so->rcvbuf > 0 &&
 	    set_int(fd, SOL_SOCKET, SO_RCVBUF, "SO_RCVBUF", so->rcvbuf, why, whylen) < 0)
 		return -1;
+	if (so->reuseaddr >= 0 &&
+	    set_int(fd, SOL_SOCKET, SO_REUSEADDR, "SO_REUSEADDR", so->reuseaddr, why, whylen) < 0)
+		return -1;
+	if (so->broadcast >= 0 &&
+	    set_int(fd, SOL_SOCKET, SO_BROADCAST, "SO_BROADCAST", so->broadcast, why, whylen) < 0)
+		return -1;
+	if (so->tos >= 0) {
+		int domain = AF_INET;
+		socklen_t len = sizeof(domain);
+
+		getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &len);
+		if (domain == AF_INET6 ?
+		    set_int(fd, IPPROTO_IPV6, IPV6_TCLASS, "IPV6_TCLASS", so->tos, why, whylen) < 0 :
+		    set_int(fd, IPPROTO_IP, IP_TOS, "IP_TOS", so->tos, why, whylen) < 0)
+			return -1;
+	}
+	/* Linux has SO_SNDLOWAT fixed at 1 and refuses to set it (ENOPROTOOPT);
+	 * dbench 4.0 warns and goes on, and so the option is accepted here */
+	if (so->sndlowat > 0 && setsockopt(fd, SOL_SOCKET, SO_SNDLOWAT, &so->sndlowat,
+					   sizeof(so->sndlowat)) < 0 && errno != ENOPROTOOPT) {
+		snprintf(why, whylen, "setsockopt SO_SNDLOWAT=%d: %s", so->sndlowat, strerror(errno));
+		return -1;
+	}
+	if (so->rcvlowat > 0 &&
+	    set_int(fd, SOL_SOCKET, SO_RCVLOWAT, "SO_RCVLOWAT", so->rcvlowat, why, whylen) < 0)
+		return -1;
+	for (int i = 0; i < 2; i++) {
+		int ms = i ? so->rcvtimeo : so->sndtimeo;
+		struct timeval tv = { .tv_sec = ms / 1000, .tv_usec = (ms % 1000) * 1000 };
+
+		if (ms < 0)
+			continue;
+		if (setsockopt(fd, SOL_SOCKET, i ? SO_RCVTIMEO : SO_SNDTIMEO, &tv, sizeof(tv)) < 0) {
+			snprintf(why, whylen, "setsockopt %s=%d: %s", i ? "SO_RCVTIMEO" : "SO_SNDTIMEO", ms,
+				 strerror(errno));
+			return -1;
+		}
+	}
 	return 0;
 }

@@ -167,15 +167,24 @@ void proto_op_sizes(enum proto_op op, size_t pathlen, size_t pathlen2,
 		    uint64_t count, int fails, struct proto_sizes *sizes);
 
 /*
- * Socket options, as tbench's -T / tbench_srv's -t take them: names
- * separated by commas or spaces, a value after '=' where one is needed:
- * TCP_NODELAY[=0|1], SO_KEEPALIVE[=0|1], SO_SNDBUF=n, SO_RCVBUF=n.
+ * Socket options, as tbench's -T / tbench_srv's -t take them (dbench 4.0's
+ * list): names separated by commas or spaces, a value after '=' where one
+ * is needed: TCP_NODELAY[=0|1], SO_KEEPALIVE[=0|1], SO_REUSEADDR[=0|1],
+ * SO_BROADCAST[=0|1], IPTOS_LOWDELAY, IPTOS_THROUGHPUT, SO_SNDBUF=n,
+ * SO_RCVBUF=n, SO_SNDLOWAT=n, SO_RCVLOWAT=n, SO_SNDTIMEO=ms, SO_RCVTIMEO=ms.
  */
 struct sockopts {
 	int nodelay;		/* -1 leave alone, else the TCP_NODELAY value */
 	int keepalive;		/* -1 leave alone, else the SO_KEEPALIVE value */
+	int reuseaddr;		/* -1 leave alone, else the SO_REUSEADDR value */
+	int broadcast;		/* -1 leave alone, else the SO_BROADCAST value */
+	int tos;		/* -1 leave alone, else IP_TOS (IPV6_TCLASS) */
 	int sndbuf;		/* 0 leave alone, else SO_SNDBUF bytes */
 	int rcvbuf;		/* 0 leave alone, else SO_RCVBUF bytes */
+	int sndlowat;		/* 0 leave alone, else SO_SNDLOWAT bytes */
+	int rcvlowat;		/* 0 leave alone, else SO_RCVLOWAT bytes */
+	int sndtimeo;		/* -1 leave alone, else SO_SNDTIMEO in ms */
+	int rcvtimeo;		/* -1 leave alone, else SO_RCVTIMEO in ms */
 };
 
 void sockopts_init(struct sockopts *so);

@@ -6,7 +6,9 @@
  * the very last line
  *   "Throughput %g MB/sec  %d clients  %d procs  max_latency=%.03f ms".
  * --machine-readable prints only ':op:count:avg:max:' lines and
- * ';throughput;clients;procs;maxlat;'.
+ * ';throughput;clients;procs;maxlat;'.  Between the op table's header and
+ * the final lines come only op rows (and --latency's tables): mmtests takes
+ * every such line for one; the other summary lines come before the table.
  *
  * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
  */
@@ -124,8 +126,17 @@ void report_final(FILE *out, FILE *err, const struct results *r, unsigned flags)
 		pmax = MAX(pmax, r->passes[i]);
 		ptotal += r->passes[i];
 	}
-	if (!machine)
+	if (!machine) {
+		/* Before the op table: harnesses take every line from the
+		 * table's header to the final lines for an op row (mmtests:
+		 * grep -A 99 Operation, dropping only the lines with -----,
+		 * "Operation" or "Throughput" and empty ones). */
 		fprintf(out, "\n");
+		latency_paced_line(out, r);
+		client_resources_lines(out, r);
+		fprintf(out, "Netbench scaled: NB=%g MB/sec  %g MBit/sec\n\n", tput * r->id.nbscale,
+			tput * r->id.nbscale * 8);
+	}
 	op_table(out, r, &r->op[0].total, sizeof(*r->op), machine);
 	if ((flags & REPORT_PER_CLIENT) && r->per_client && !machine)
 		per_client(out, r);
@@ -136,14 +147,10 @@ void report_final(FILE *out, FILE *err, const struct results *r, unsigned flags)
 		fprintf(out, ";%g;%d;%d;%.03f;\n", tput, r->id.clients, r->id.processes,
 			(double)maxlat / 1e6);
 	} else {
-		latency_paced_line(out, r);
-		client_resources_lines(out, r);
 		fprintf(out, "Operations %llu in %.3f sec (%.1f ops/sec), %llu mismatches, passes per client %llu..%llu (%llu in all)\n",
 			(unsigned long long)ops, window, window > 0 ? (double)ops / window : 0,
 			(unsigned long long)mismatches, (unsigned long long)(pmin == UINT64_MAX ? 0 : pmin),
 			(unsigned long long)pmax, (unsigned long long)ptotal);
-		fprintf(out, "Netbench scaled: NB=%g MB/sec  %g MBit/sec\n", tput * r->id.nbscale,
-			tput * r->id.nbscale * 8);
 		fprintf(out, "Throughput %g MB/sec  %d clients  %d procs  max_latency=%.03f ms\n", tput,
 			r->id.clients, r->id.processes, (double)maxlat / 1e6);
 	}

@@ -46,6 +46,7 @@ static void identity_compute(struct results_identity *id, const struct results_s
 	id->backend = xstrdup(src->backend);
 	id->loadfile = xstrdup(prog->filename);
 	id->crc32 = prog->crc32;
+	memcpy(id->sha256, prog->sha256, sizeof(id->sha256));
 	id->lines = prog->lines;
 	id->timestamps = prog->timestamps;
 	id->nbscale = prog->nbscale;

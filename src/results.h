@@ -62,6 +62,7 @@ struct results_identity {
 	char *backend;		/* backend name */
 	char *loadfile;		/* loadfile path as given */
 	uint32_t crc32;		/* CRC-32 of the loadfile text */
+	char sha256[65];	/* SHA-256 of the loadfile text, hex ("" if unknown) */
 	uint64_t lines;		/* lines of the loadfile */
 	bool timestamps;	/* the loadfile schedules its ops */
 	double nbscale;		/* netbench scale (NB = MB/s * nbscale) */

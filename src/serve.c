@@ -4,7 +4,9 @@
  *
  * Framing errors end the connection (after a best-effort error reply, so
  * that a client can say what went wrong); an unknown op in a well-formed
- * frame only gets a PROTO_ERR_OP reply.  Memory is fixed: one allocation
+ * frame only gets a PROTO_ERR_OP reply.  A connection whose first 4 bytes
+ * are not the magic speaks the classic wire of dbench 4.0/5.0 instead
+ * (serve_classic), which has no header to check beyond two lengths.  Memory is fixed: one allocation
  * per connection holds an input buffer and an output buffer of one chunk
  * each, whatever the client sends.
  *
@@ -60,11 +62,11 @@ static enum serve_end io_failed(ssize_t rc, int err, const struct xfer *x, uint6
 }
 
 /*
- * Have a whole header in the input buffer, reading ahead as much as the
- * socket offers (a small request arrives with one read).  Returns -1 at a
- * clean end (nothing of a new header arrived), 0 when complete, or
- * 1 + enum serve_end on failure.  A timeout before the first byte is
- * idling, not an error.
+ * Have `need` bytes (a whole header) in the input buffer, reading ahead as
+ * much as the socket offers (a small request arrives with one read).
+ * Returns -1 at a clean end (nothing of a new header arrived), 0 when
+ * complete, or 1 + enum serve_end on failure.  A timeout before the first
+ * byte is idling, not an error.
  */
 static void set_phase(struct conn *c, int phase)
 {
@@ -72,17 +74,15 @@ static void set_phase(struct conn *c, int phase)
 		c->io->phase(c->io->ctx, phase);
 }
 
-static int fill_header(struct conn *c, char *why, size_t whylen)
+static int fill_bytes(struct conn *c, size_t need, const struct xfer *x, char *why, size_t whylen)
 {
-	static const struct xfer x = { "header", FRAME_HEADER_SIZE };
-
 	set_phase(c, c->end > c->start ? SERVE_PHASE_REQUEST : SERVE_PHASE_IDLE);
-	if (c->end - c->start >= FRAME_HEADER_SIZE)
+	if (c->end - c->start >= need)
 		return 0;
 	memmove(c->in, c->in + c->start, c->end - c->start);
 	c->end -= c->start;
 	c->start = 0;
-	while (c->end < FRAME_HEADER_SIZE) {
+	while (c->end < need) {
 		ssize_t rc = c->io->recv(c->io->ctx, c->in + c->end, sizeof(c->in) - c->end);
 
 		if (rc > 0) {
@@ -104,9 +104,16 @@ static int fill_header(struct conn *c, char *why, size_t whylen)
 			snprintf(why, whylen, "client closed the connection");
 			return -1;
 		}
-		return 1 + io_failed(rc, errno, &x, c->end, why, whylen);
+		return 1 + io_failed(rc, errno, x, c->end, why, whylen);
 	}
 	return 0;
+}
+
+static int fill_header(struct conn *c, char *why, size_t whylen)
+{
+	static const struct xfer x = { "header", FRAME_HEADER_SIZE };
+
+	return fill_bytes(c, FRAME_HEADER_SIZE, &x, why, whylen);
 }
 
 /* Drop `len` payload bytes, buffered ones first; SERVE_CLOSED on success. */
@@ -232,9 +239,69 @@ static int serve_one(struct conn *c, char *why, size_t whylen)
 	return GO_ON;
 }
 
+static uint32_t get_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/*
+ * Serve one request of the classic (dbench 4.0/5.0) wire: a 4-byte
+ * big-endian length n, then n bytes whose first 4 are the big-endian
+ * length of the reply wanted; the reply is that length and as many bytes.
+ * GO_ON, or how the connection ended.
+ */
+static int serve_classic(struct conn *c, char *why, size_t whylen)
+{
+	static const struct xfer x = { "classic header", 8 };
+	const struct xfer r = { "reply", 0 };
+	uint32_t len, want, first, left;
+	uint64_t done = 0;
+	enum serve_end end;
+	int rc;
+
+	rc = fill_bytes(c, 8, &x, why, whylen);
+	if (rc < 0)
+		return SERVE_CLOSED;
+	if (rc > 0)
+		return rc - 1;
+	len = get_be32(c->in + c->start);
+	want = get_be32(c->in + c->start + 4);
+	if (len < 4 || len > FRAME_MAX_PAYLOAD || want > FRAME_MAX_PAYLOAD) {
+		snprintf(why, whylen,
+			 "classic frame of %u bytes wanting a %u-byte reply (lengths are 4 to %u)",
+			 len, want, FRAME_MAX_PAYLOAD);
+		return SERVE_PROTOCOL;
+	}
+	c->start += 8;
+	end = drop_payload(c, len - 4, why, whylen);
+	if (end != SERVE_CLOSED)
+		return end;
+	set_phase(c, SERVE_PHASE_REPLY);
+	/* the length goes just before the zeros of the output buffer, so
+	 * that it and the first chunk leave in one send */
+	first = want < SERVE_CHUNK ? want : SERVE_CHUNK;
+	left = want - first;
+	c->out[FRAME_HEADER_SIZE - 4] = (uint8_t)(want >> 24);
+	c->out[FRAME_HEADER_SIZE - 3] = (uint8_t)(want >> 16);
+	c->out[FRAME_HEADER_SIZE - 2] = (uint8_t)(want >> 8);
+	c->out[FRAME_HEADER_SIZE - 1] = (uint8_t)want;
+	end = send_all(c, c->out + FRAME_HEADER_SIZE - 4, 4 + first, left > 0, &r, &done, why, whylen);
+	while (end == SERVE_CLOSED && left > 0) {
+		uint32_t n = left < SERVE_CHUNK ? left : SERVE_CHUNK;
+
+		left -= n;
+		end = send_all(c, c->out + FRAME_HEADER_SIZE, n, left > 0, &r, &done, why, whylen);
+	}
+	if (end != SERVE_CLOSED)
+		return end;
+	c->counts->requests++;
+	return GO_ON;
+}
+
 enum serve_end serve_connection(const struct serve_io *io, struct serve_counts *counts,
 				char *why, size_t whylen)
 {
+	static const struct xfer x = { "header", FRAME_HEADER_SIZE };	/* either format's */
 	struct conn *c;
 	int rc;
 
@@ -246,8 +313,16 @@ enum serve_end serve_connection(const struct serve_io *io, struct serve_counts *
 	}
 	c->io = io;
 	c->counts = counts;
+	/* The first 4 bytes tell the formats apart: ours start with the
+	 * magic, a classic frame with its length (never near 0x7462656e). */
+	rc = fill_bytes(c, 4, &x, why, whylen);
+	if (rc != 0) {
+		free(c);
+		return rc < 0 ? SERVE_CLOSED : (enum serve_end)(rc - 1);
+	}
+	counts->classic = get_be32(c->in + c->start) != FRAME_MAGIC;
 	do {
-		rc = serve_one(c, why, whylen);
+		rc = counts->classic ? serve_classic(c, why, whylen) : serve_one(c, why, whylen);
 	} while (rc == GO_ON);
 	free(c);
 	return (enum serve_end)rc;

@@ -48,6 +48,7 @@ struct serve_counts {
 	uint64_t bad_ops;	/* of them, with an unknown op */
 	uint64_t bytes_in;	/* bytes received, headers included */
 	uint64_t bytes_out;	/* bytes sent, headers included */
+	int classic;		/* the client spoke the classic (4.0/5.0) wire */
 };
 
 /* How a connection ended. */

@@ -163,8 +163,10 @@ static void parse_options(int argc, const char **argv, struct srv_options *opt)
 		  "listen on this address only (repeatable; default: every IPv4 and IPv6 address)",
 		  "ADDR" },
 		{ "socket-options", 't', POPT_ARG_ARGV, &sockopts_t, 0,
-		  "socket options: TCP_NODELAY[=0|1] SO_KEEPALIVE[=0|1] SO_SNDBUF=n SO_RCVBUF=n, "
-		  "comma or space separated (default TCP_NODELAY)", "OPTS" },
+		  "socket options, as dbench 4.0: TCP_NODELAY[=0|1] SO_KEEPALIVE[=0|1] SO_REUSEADDR[=0|1] "
+		  "SO_BROADCAST[=0|1] IPTOS_LOWDELAY IPTOS_THROUGHPUT SO_SNDBUF=n SO_RCVBUF=n SO_SNDLOWAT=n "
+		  "SO_RCVLOWAT=n SO_SNDTIMEO=ms SO_RCVTIMEO=ms, comma or space separated (default TCP_NODELAY)",
+		  "OPTS" },
 		{ NULL, 'T', POPT_ARG_ARGV, &sockopts_T, 0, "same as -t", "OPTS" },
 		{ "max-clients", '\0', POPT_ARG_STRING, &max_clients, 0,
 		  "connections served at once; more are refused (default 1024)", "N" },
@@ -607,9 +609,10 @@ static void __attribute__((noreturn)) child_main(const struct server *srv, int f
 	ctx.deadline_ns = 0;
 	end = serve_connection(&io, &counts, why, sizeof(why));
 	if (srv->opt->verbose || end == SERVE_PROTOCOL || end == SERVE_TIMEOUT)
-		logline("%s: disconnected (%s): %s; %llu requests, %llu bytes in, %llu bytes out",
+		logline("%s: disconnected (%s): %s; %llu requests, %llu bytes in, %llu bytes out%s",
 			peer, serve_end_name(end), why, (unsigned long long)counts.requests,
-			(unsigned long long)counts.bytes_in, (unsigned long long)counts.bytes_out);
+			(unsigned long long)counts.bytes_in, (unsigned long long)counts.bytes_out,
+			counts.classic ? " (classic wire)" : "");
 	close(fd);
 	_exit(end == SERVE_CLOSED ? 0 : 1);
 }

@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 
+#include "backend.h"
 #include "common.h"
 #include "util.h"
 
@@ -45,11 +46,31 @@ int iobuf_grow(struct iobuf *b, uint64_t rng[2], size_t size)
 	return 0;
 }
 
+const char *iobuf_write_source(struct iobuf *b, const struct client *c, uint64_t offset, size_t size)
+{
+	if (!c->wptext)
+		return iobuf_source(b, c->writepattern, offset);
+	if (b->text_of != c->wptext || b->text_size < size) {
+		size_t n = MAX(size, (size_t)1 << 16);
+		char *t = realloc(b->text, n);
+
+		if (!t)
+			return NULL;
+		b->text = t;
+		for (size_t i = 0; i < n; i += c->wptextlen)
+			memcpy(t + i, c->wptext, MIN(c->wptextlen, n - i));
+		b->text_size = n;
+		b->text_of = c->wptext;
+	}
+	return b->text;
+}
+
 void iobuf_free(struct iobuf *b)
 {
 	free(b->data);
 	free(b->pattern);
 	free(b->readbuf);
+	free(b->text);
 	memset(b, 0, sizeof(*b));
 }
 

@@ -37,7 +37,17 @@ struct iobuf {
 	char *pattern;		/* WRITEPATTERN data: size + PATTERN_PERIOD bytes */
 	char *readbuf;		/* read target */
 	size_t size;		/* bytes in data and readbuf */
+	char *text;		/* WRITEPATTERN <text> data: the text repeated */
+	size_t text_size;	/* bytes in text */
+	const char *text_of;	/* the text it was filled with */
 };
+
+struct client;
+
+/* What a write of size bytes at a file offset writes: with WRITEPATTERN
+ * <text>, the text repeated from its start (upstream's buffer); else what
+ * iobuf_source() says.  NULL when memory is short. */
+const char *iobuf_write_source(struct iobuf *b, const struct client *c, uint64_t offset, size_t size);
 
 /* Make the buffers hold size bytes (random data from the client's
  * generator); 0, or -1 when size is over MAX_IO_SIZE or memory is short. */

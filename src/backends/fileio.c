@@ -46,7 +46,7 @@ static const struct poptOption fileio_options[] = {
 	{ "directory", 'D', POPT_ARG_STRING, &options.directory, 0,
 	  "the directory to work in: the share root (default .)", "DIR" },
 	{ "xattr", 'x', POPT_ARG_NONE, &options.ea_enable, 0,
-	  "keep DOS attributes in the user.DOSATTRIB extended attribute", NULL },
+	  "keep DOS attributes as Samba 4 does: its NDR blob (version 5) in user.DOSATTRIB", NULL },
 	{ "no-resolve", 0, POPT_ARG_NONE, &options.no_resolve, 0,
 	  "do not emulate case-insensitive name lookup (no stat + directory scan)", NULL },
 	POPT_TABLEEND
@@ -280,7 +280,7 @@ static int check_xattrs(struct client *c)
 			 c->opt->directory, strerror(errno));
 		return -1;
 	}
-	if (fsetxattr(fd, DOSATTRIB_XATTR, "0x20", 4, 0) < 0) {
+	if (fsetxattr(fd, DOSATTRIB_XATTR, "", 1, 0) < 0) {
 		snprintf(c->error, sizeof(c->error), "-x: extended attributes do not work in %s: %s",
 			 c->opt->directory, strerror(errno));
 		rc = -1;
@@ -366,10 +366,65 @@ static inline int fd_of(const struct nb_handle *h)
 	return ((const struct fileio_file *)h->file)->fd;
 }
 
+/*
+ * -x: the DOS attributes as Samba 4 keeps them, so that the metadata load
+ * is smbd's: user.DOSATTRIB holding an NDR xattr_DOSATTRIB blob of version
+ * 5 -- an empty attrib_hex string, version 5 (twice: the field and the
+ * union's level), padding, valid flags ATTRIB|CREATE_TIME, the attributes,
+ * and the birth time as an NTTIME -- 24 bytes, as smbd 4.17 writes them.
+ */
+#define DOSATTRIB_LEN 24
+#define FILE_ATTRIBUTE_DIRECTORY 0x10
+#define FILE_ATTRIBUTE_ARCHIVE 0x20
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void dosattrib_blob(uint8_t blob[DOSATTRIB_LEN], uint32_t attrib, int dirfd, const char *path)
+{
+	struct statx stx;
+	uint64_t sec, nsec, nttime;
+
+	if (statx(dirfd, path, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_BTIME | STATX_MTIME, &stx) == 0) {
+		bool birth = stx.stx_mask & STATX_BTIME;
+
+		sec = (uint64_t)(birth ? stx.stx_btime.tv_sec : stx.stx_mtime.tv_sec);
+		nsec = birth ? stx.stx_btime.tv_nsec : stx.stx_mtime.tv_nsec;
+	} else {
+		sec = (uint64_t)time(NULL);
+		nsec = 0;
+	}
+	nttime = (sec + 11644473600ULL) * 10000000ULL + nsec / 100;
+	memset(blob, 0, DOSATTRIB_LEN);
+	blob[2] = 5;			/* version */
+	blob[4] = 5;			/* the union's level */
+	put_le32(blob + 8, 0x11);	/* XATTR_DOSINFO_ATTRIB | XATTR_DOSINFO_CREATE_TIME */
+	put_le32(blob + 12, attrib);
+	put_le32(blob + 16, (uint32_t)nttime);
+	put_le32(blob + 20, (uint32_t)(nttime >> 32));
+}
+
 static void set_dosattrib(struct client *c, int fd)
 {
-	if (c->opt->ea_enable)
-		fsetxattr(fd, DOSATTRIB_XATTR, "0x20", 4, 0);
+	uint8_t blob[DOSATTRIB_LEN];
+
+	if (!c->opt->ea_enable)
+		return;
+	dosattrib_blob(blob, FILE_ATTRIBUTE_ARCHIVE, fd, "");
+	fsetxattr(fd, DOSATTRIB_XATTR, blob, sizeof(blob), 0);
+}
+
+static void set_dir_dosattrib(struct client *c, const char *path)
+{
+	uint8_t blob[DOSATTRIB_LEN];
+
+	if (!c->opt->ea_enable)
+		return;
+	dosattrib_blob(blob, FILE_ATTRIBUTE_DIRECTORY, AT_FDCWD, path);
+	lsetxattr(path, DOSATTRIB_XATTR, blob, sizeof(blob), 0);
 }
 
 /* A directory: made first with NB_CREATE, then opened. */
@@ -382,6 +437,7 @@ static uint32_t open_dir(struct client *c, struct nb_handle *h, char *path, unsi
 	if (flags & NB_CREATE) {
 		if (mkdir(path, 0777) == 0) {
 			*created = true;
+			set_dir_dosattrib(c, path);
 		} else if (errno != EEXIST || (flags & NB_EXCL)) {
 			if (errno == EEXIST)
 				return NT_STATUS_OBJECT_NAME_COLLISION;
@@ -477,7 +533,7 @@ static uint32_t fileio_flush(struct client *c, struct nb_handle *h)
 static uint32_t fileio_fstat(struct client *c, struct nb_handle *h, struct nb_stat *sb)
 {
 	struct stat st;
-	char attr[32];
+	char attr[64];
 
 	if (fstat(fd_of(h), &st) < 0)
 		return nt_from_errno(errno);
@@ -491,7 +547,7 @@ static uint32_t fileio_fstat(struct client *c, struct nb_handle *h, struct nb_st
 static uint32_t fileio_stat(struct client *c, char *path, struct nb_stat *sb)
 {
 	struct stat st;
-	char attr[32];
+	char attr[64];
 
 	if (!c->opt->no_resolve) {
 		int pm;
@@ -591,6 +647,7 @@ static uint32_t fileio_mkdir(struct client *c, char *path)
 
 	if (mkdir(path, 0777) < 0)
 		return errno == EEXIST ? NT_STATUS_OBJECT_NAME_COLLISION : path_errno(errno, path, pm);
+	set_dir_dosattrib(c, path);
 	return NT_STATUS_OK;
 }
 

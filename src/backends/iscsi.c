@@ -273,3 +273,5 @@ const struct backend iscsi_backend = {
 		[OP_PROUT] = iscsi_op,
 	},
 };
+
+BACKEND_MODULE(iscsi_backend);

@@ -409,3 +409,4 @@ const struct backend nfs_backend = {
 	},
 };
 
+BACKEND_MODULE(nfs_backend);

@@ -120,8 +120,12 @@ uint32_t nfsb_read3(struct client *c, const struct op *op)
 
 static uint32_t do_write3(struct client *c, struct nfsb *nb, const struct fhandle *fh)
 {
-	uint32_t st = rpc_write(c, nb, fh, (uint64_t)c->num[0], (uint32_t)c->num[1], (int)c->num[2],
-				iobuf_source(&nb->nbc.buf, c->writepattern, (uint64_t)c->num[0]));
+	const char *src = iobuf_write_source(&nb->nbc.buf, c, (uint64_t)c->num[0], (size_t)c->num[1]);
+	uint32_t st;
+
+	if (!src)
+		return NFS3ERR_IO;
+	st = rpc_write(c, nb, fh, (uint64_t)c->num[0], (uint32_t)c->num[1], (int)c->num[2], src);
 
 	if (st == NFS3_OK)
 		c->bytes = nb->r.count;

@@ -810,3 +810,4 @@ const struct backend smb_backend = {
 	.op = { NB_OPS },
 };
 
+BACKEND_MODULE(smb_backend);

@@ -37,17 +37,29 @@
 #define CONNECT_TIMEOUT_S 5	/* connect and the first Ping */
 #define DEFAULT_TIMEOUT_S 30	/* --server-timeout */
 
-/* --server-timeout, as given; checked by sio_init. */
+/* --server-timeout and --wire, as given; checked by sio_init. */
 static const char *timeout_text;
+static const char *wire_text;
 
 static const struct poptOption sio_options[] = {
 	{ "tcp-options", 'T', POPT_ARG_STRING, &options.tcp_options, 0,
-	  "socket options of the connections: TCP_NODELAY[=0|1] SO_KEEPALIVE[=0|1] "
-	  "SO_SNDBUF=n SO_RCVBUF=n, comma or space separated (default TCP_NODELAY)", "OPTS" },
+	  "socket options of the connections, as dbench 4.0: TCP_NODELAY[=0|1] SO_KEEPALIVE[=0|1] "
+	  "SO_REUSEADDR[=0|1] SO_BROADCAST[=0|1] IPTOS_LOWDELAY IPTOS_THROUGHPUT SO_SNDBUF=n "
+	  "SO_RCVBUF=n SO_SNDLOWAT=n SO_RCVLOWAT=n SO_SNDTIMEO=ms SO_RCVTIMEO=ms, comma or space "
+	  "separated (default TCP_NODELAY)", "OPTS" },
 	{ "server-timeout", 0, POPT_ARG_STRING, &timeout_text, 0,
 	  "give up on a server that does not answer for SECS seconds (default 30)", "SECS" },
+	{ "wire", 0, POPT_ARG_STRING, &wire_text, 0,
+	  "the wire format: tbench (this tbench_srv's, the default) or classic (dbench 4.0/5.0's "
+	  "tbench_srv; this tbench_srv speaks both)", "FORMAT" },
 	POPT_TABLEEND
 };
+
+/* The classic (dbench 4.0/5.0) wire: a frame is a 4-byte big-endian
+ * length n and n bytes, the first 4 of a request being the big-endian
+ * length of the reply wanted.  A 4.0 tbench_srv holds a frame in a
+ * 70,000-byte buffer: data moves in frames of at most CLASSIC_MAX_DATA. */
+#define CLASSIC_MAX_DATA 65536
 
 /* Where the server is, from SERVER[:PORT] and --port. */
 struct target {
@@ -59,6 +71,8 @@ struct target {
 /* A client's connection. */
 struct sio {
 	int fd;			/* the connection */
+	int classic;		/* --wire classic */
+	uint64_t received;	/* bytes received on the connection */
 	uint32_t seq;		/* last request's sequence number */
 	int timeout;		/* seconds without progress before giving up */
 	struct target target;	/* for messages */
@@ -321,6 +335,7 @@ static ssize_t recv_bytes(struct client *c, struct sio *s, uint8_t *buf, size_t 
 
 		if (rc > 0) {
 			got += (size_t)rc;
+			s->received += (uint64_t)rc;
 			client_count_net(c, 0, (uint64_t)rc);
 			continue;
 		}
@@ -423,7 +438,160 @@ static int exchange(struct client *c, struct sio *s, uint16_t op, uint32_t lengt
 	return read_reply(c, s, want, why, whylen);
 }
 
-/* Connect and Ping: the server is there and speaks our protocol. */
+static void put_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+/*
+ * One exchange of the classic wire, as dbench 4.0's do_packets(): a frame
+ * of send_size bytes in all (the length, the reply length, zeros), then a
+ * reply whose length must be recv_size - 4, and its bytes.
+ */
+static int classic_exchange(struct client *c, struct sio *s, uint32_t send_size, uint32_t recv_size,
+			    char *why, size_t whylen)
+{
+	uint8_t *frame = s->out + FRAME_HEADER_SIZE - 8;	/* just before the zeros */
+	uint32_t left = send_size - 8, first = left < SIO_CHUNK ? left : SIO_CHUNK;
+	uint64_t rest;
+	ssize_t got;
+
+	put_be32(frame, send_size - 4);
+	put_be32(frame + 4, recv_size - 4);
+	left -= first;
+	if (send_bytes(c, s, frame, 8 + first, left > 0, why, whylen) < 0)
+		return -1;
+	while (left > 0) {
+		uint32_t n = left < SIO_CHUNK ? left : SIO_CHUNK;
+
+		left -= n;
+		if (send_bytes(c, s, s->out + FRAME_HEADER_SIZE, n, left > 0, why, whylen) < 0)
+			return -1;
+	}
+	got = recv_bytes(c, s, s->in, 4, MIN((size_t)recv_size, sizeof(s->in)), why, whylen);
+	if (got < 0)
+		return -1;
+	if (memcmp(s->in, frame + 4, 4) != 0) {
+		uint32_t len = (uint32_t)s->in[0] << 24 | (uint32_t)s->in[1] << 16 |
+			       (uint32_t)s->in[2] << 8 | s->in[3];
+
+		if (len == FRAME_MAGIC)
+			snprintf(why, whylen, "server %s answered in tbench's own wire format, not the "
+				 "classic one (a tbench_srv of this dbench that does not know --wire "
+				 "classic?)", s->target.label);
+		else
+			snprintf(why, whylen, "lost sync with server %s: a reply of %u bytes, "
+				 "expected %u (classic wire)", s->target.label, len, recv_size - 4);
+		return -1;
+	}
+	for (rest = recv_size - (uint64_t)got; rest > 0; rest -= (uint64_t)got) {
+		size_t n = rest < SIO_CHUNK ? (size_t)rest : SIO_CHUNK;
+
+		got = recv_bytes(c, s, s->in, n, n, why, whylen);
+		if (got < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The length of a path as dbench 4.0 sizes it: "./" and the path. */
+static uint32_t classic_name(size_t pathlen)
+{
+	return (uint32_t)pathlen + 2;
+}
+
+/*
+ * An op on the classic wire: the exchange sizes of dbench 4.0's sockio.c
+ * (an SMB1 header of 39 bytes, parameter words, UTF-16 names).  Ops that
+ * 4.0 does not know are sized as the netbench op of their kind; data over
+ * CLASSIC_MAX_DATA goes in several exchanges.  Deltree sends nothing, as
+ * in 4.0.
+ */
+static int classic_op(struct client *c, struct sio *s, const struct op *op, uint64_t count)
+{
+	uint32_t n0 = op->npaths > 0 ? classic_name(c->pathlen[0]) : 0;
+	uint32_t n1 = op->npaths > 1 ? classic_name(c->pathlen[1]) : 0;
+	uint32_t send, recv;
+	int kind = op->id;
+
+	if (kind >= OP_SMB_OPEN) {
+		if (op_is_read(kind))
+			kind = OP_READX;
+		else if (op_is_write(kind))
+			kind = OP_WRITEX;
+		else
+			kind = op->npaths ? OP_QPATHINFO : OP_QFSINFO;
+	}
+	switch (kind) {
+	case OP_DELTREE:
+		return 0;
+	case OP_READX:
+	case OP_WRITEX:
+		do {
+			uint32_t n = (uint32_t)MIN(count, (uint64_t)CLASSIC_MAX_DATA);
+
+			send = kind == OP_WRITEX ? 39 + 20 + n : 39 + 20;
+			recv = kind == OP_WRITEX ? 39 + 16 : 39 + 20 + n;
+			if (classic_exchange(c, s, send, recv, c->error, sizeof(c->error)) < 0)
+				return -1;
+			count -= n;
+		} while (count > 0);
+		return 0;
+	case OP_UNLINK:
+	case OP_MKDIR:
+	case OP_RMDIR:
+		send = 39 + 2 + n0 * 2 + 2, recv = 39;
+		break;
+	case OP_NTCREATEX:
+		send = 70 + 2 + n0 * 2 + 2, recv = 39 + 12 * 4;
+		break;
+	case OP_CLOSE:
+		send = 39 + 8, recv = 39;
+		break;
+	case OP_RENAME:
+		send = 39 + 8 + 2 * n0 + 2 * n1, recv = 39;
+		break;
+	case OP_FLUSH:
+		send = 39 + 2, recv = 39;
+		break;
+	case OP_QPATHINFO:
+		send = 39 + 16 + 2 * n0, recv = 39 + 32;
+		break;
+	case OP_FIND_FIRST:
+		send = 39 + 20 + 2 * n0, recv = 39 + 90 * (uint32_t)MIN(count, (uint64_t)700);
+		break;
+	case OP_SFILEINFO:
+		send = 39 + 32, recv = 39 + 8;
+		break;
+	case OP_LOCKX:
+	case OP_UNLOCKX:
+		send = 39 + 12, recv = 39;
+		break;
+	default:	/* QUERY_FILE_INFORMATION, QUERY_FS_INFORMATION */
+		send = 39 + 20, recv = 39 + 32;
+		break;
+	}
+	return classic_exchange(c, s, send, recv, c->error, sizeof(c->error));
+}
+
+static int parse_wire(int *classic, char *why, size_t whylen)
+{
+	*classic = 0;
+	if (!wire_text || strcmp(wire_text, "tbench") == 0)
+		return 0;
+	if (strcmp(wire_text, "classic") == 0) {
+		*classic = 1;
+		return 0;
+	}
+	snprintf(why, whylen, "--wire: '%s' is not a wire format (tbench or classic)", wire_text);
+	return -1;
+}
+
+/* Connect and Ping: the server is there and speaks our protocol (with
+ * --wire classic: the 8-byte exchange dbench 4.0 opens with). */
 static int open_connection(struct client *c, struct sio *s, const struct options *opt,
 			   char *why, size_t whylen)
 {
@@ -432,7 +600,8 @@ static int open_connection(struct client *c, struct sio *s, const struct options
 
 	sockopts_init(&so);
 	if (parse_target(opt, &s->target, why, whylen) < 0 ||
-	    parse_timeout(&s->timeout, why, whylen) < 0)
+	    parse_timeout(&s->timeout, why, whylen) < 0 ||
+	    parse_wire(&s->classic, why, whylen) < 0)
 		return -1;
 	if (sockopts_parse(opt->tcp_options, &so, problem, sizeof(problem)) < 0) {
 		snprintf(why, whylen, "-T: %s", problem);
@@ -442,8 +611,18 @@ static int open_connection(struct client *c, struct sio *s, const struct options
 	if (s->fd < 0)
 		return -1;
 	set_timeouts(s->fd, CONNECT_TIMEOUT_S);
-	if (exchange(c, s, PROTO_OP_PING, 0, 0, why, whylen) < 0)
+	if (s->classic) {
+		if (classic_exchange(c, s, 8, 8, why, whylen) < 0)
+			return -1;
+	} else if (exchange(c, s, PROTO_OP_PING, 0, 0, why, whylen) < 0) {
+		/* a 4.0/5.0 tbench_srv takes the magic for a length, prints
+		 * "overflow in server!" and drops the connection */
+		if (s->received == 0 && strstr(why, "did not answer") == NULL)
+			snprintf(why, whylen, "server %s dropped the connection at the first request "
+				 "(as a tbench_srv of dbench 4.0/5.0 does): for such a server use "
+				 "--wire classic", s->target.label);
 		return -1;
+	}
 	set_timeouts(s->fd, s->timeout);
 	return 0;
 }
@@ -563,6 +742,12 @@ static uint32_t sio_op(struct client *c, const struct op *op)
 	/* Writes carry the size asked for; a large transfer is split. */
 	if (op->id == OP_WRITEX)
 		left = nonneg(c->num[2]);
+	if (s->classic) {
+		if (classic_op(c, s, op, left) < 0)
+			return STATUS_FATAL;
+		c->bytes = w.data && !fails ? count : 0;
+		return status;
+	}
 	do {
 		uint64_t n = w.data && left > PROTO_MAX_DATA ? PROTO_MAX_DATA : left;
 

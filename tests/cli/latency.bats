@@ -69,9 +69,9 @@ classic_ops() {
 	# the classic table, in dbench 4.0's format, first
 	[[ "$output" == *$'\n Operation      Count    AvgLat    MaxLat\n ----------------------------------------\n NTCreateX '* ]]
 	[ "$(classic_ops <<<"$output" | wc -l)" -eq 13 ]
-	# the last three lines as without --latency
-	[[ "${lines[-3]}" =~ ^Operations\ [0-9]+\ in\ [0-9.]+\ sec ]]
-	[[ "${lines[-2]}" =~ ^Netbench\ scaled:\ NB=[0-9.e+]+\ MB/sec\ \ [0-9.e+]+\ MBit/sec$ ]]
+	# the last two lines as without --latency (the NB line comes before the op table)
+	[[ "${lines[-2]}" =~ ^Operations\ [0-9]+\ in\ [0-9.]+\ sec ]]
+	[[ "$output" =~ $'\n'Netbench\ scaled:\ NB=[0-9.e+]+\ MB/sec\ \ [0-9.e+]+\ MBit/sec$'\n\n'\ Operation\  ]]
 	[[ "${lines[-1]}" =~ $FINAL ]]
 	# the new tables come after the classic one
 	local classic latency
@@ -221,7 +221,8 @@ L
 	[[ "$output" == *"Service times in ms, measured window:"* ]]
 	grep -Eq '^ Lag +28 +100\.00 ' <<<"$output"
 	grep -Eq '^ Response +28 +100\.00 ' <<<"$output"
-	[[ "${lines[-5]}" =~ ^Paced\ run:\ max_latency\ is\ service\ time\;\ schedule\ lag\ p99\ [0-9.]+\ ms,\ max\ [0-9.]+\ ms$ ]]
+	# before the op table, with the other summary lines
+	[[ "$output" =~ $'\n'Paced\ run:\ max_latency\ is\ service\ time\;\ schedule\ lag\ p99\ [0-9.]+\ ms,\ max\ [0-9.]+\ ms$'\n'Client\ CPU: ]]
 	[[ "${lines[-1]}" =~ $FINAL ]]
 	check_schema "$T/r.json"
 	jq -e '.paced and .results.latency_kind == "service"' "$T/r.json"

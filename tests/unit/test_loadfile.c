@@ -185,12 +185,12 @@ static void test_syntax_errors(void **state)
 {
 	(void)state;
 	must_fail("Mkdir \"\\a\" NT_STATUS_OK\nFrobnicate 1 2 NT_STATUS_OK\n", "t.txt:2: unknown operation 'Frobnicate'");
-	must_fail("Close NT_STATUS_OK\n", "t.txt:1: Close takes 1 argument and a status, got 1 field");
+	must_fail("Close NT_STATUS_OK\n", "t.txt:1: Close takes 1 argument and a status, got 0 arguments and a status");
 	must_fail("ReadX 1 0 4096 NT_STATUS_OK\n", "ReadX takes 4 arguments");
 	must_fail("Mkdir \"\\a NT_STATUS_OK\n", "unterminated quoted path");
 	must_fail("ReadX x 0 1 1 NT_STATUS_OK\n", "handle must be a number");
 	must_fail("ReadX 1 abc 1 1 NT_STATUS_OK\n", "bad number 'abc'");
-	must_fail("Close \"\\a\" NT_STATUS_OK\n", "handle must be a number");
+	must_fail("LockX \"\\a\" 0 1 NT_STATUS_OK\n", "handle must be a number");
 	must_fail("Mkdir 12 NT_STATUS_OK\n", "expected a path");
 	must_fail("SMBopenX 1 NT_STATUS_OK\n", "dbench 1 loadfile");
 	must_fail("# nothing\n\n", "no operations");
@@ -299,10 +299,49 @@ static void test_directives(void **state)
 
 	must_fail("RANDOMSTRING 16 \"a\"\n", "slot must be 0..15");
 	must_fail("RANDOMSTRING 1 \"a[b\"\n", "unterminated or empty [set]");
-	must_fail("RANDOMSTRING 1 \"a/b\"\n", "may not contain '/'");
+	must_fail("RANDOMSTRING 1 \"a:b\"\n", "may not contain ':'");
+	must_fail("RANDOMSTRING 1 \"a[:b]\"\n", "may not contain ':'");
 	must_fail("WAITSP 1\n", "WAITSP takes 2 numbers");
 	must_fail("NBSCALE -1\n", "NBSCALE");
-	must_fail("WRITEPATTERN maybe\n", "WRITEPATTERN takes");
+}
+
+/* Upstream dbench's loadfile features: op and directive names in any case,
+ * RANDOMSTRING patterns with separators, WRITEPATTERN <text>. */
+static void test_upstream_features(void **state)
+{
+	struct program *prog = must_compile(
+		"mkdir \"\\clients\" *\n"
+		"NTCREATEX \"\\clients\\client1\\f\" 0x40 0x5 1 *\n"
+		"close 1 *\n"
+		"close \"\\clients\\client1\\f\" *\n"
+		"Close 1 *\n"
+		"randomstring 3 \"[ab]/[cd]\\x\"\n"
+		"MkDir \"\\clients\\client1\\$3\" *\n"
+		"WRITEPATTERN  Hello, world  again \n"
+		"loop 2\n"
+		"Sleep 1\n"
+		"endloop\n");
+
+	(void)state;
+	assert_int_equal(prog->ops[0].id, OP_MKDIR);
+	assert_int_equal(prog->ops[1].id, OP_NTCREATEX);
+	assert_int_equal(prog->ops[2].id, OP_CLOSE);
+	assert_int_equal(prog->ops[3].id, OP_SMB_CLOSE);
+	assert_int_equal(prog->ops[4].id, OP_CLOSE);
+	assert_int_equal(prog->ops[5].id, DIR_RANDOMSTRING);
+	assert_int_equal(prog->ops[6].id, OP_MKDIR);
+	assert_int_equal(prog->ops[7].id, DIR_WRITEPATTERN);
+	assert_int_equal(prog->ops[7].num[0], WRITEPATTERN_TEXT);
+	assert_int_equal(prog->ops[7].num[2], 20);
+	assert_memory_equal(prog->pool + prog->ops[7].num[1], "Hello, world  again\n", 20);
+	assert_int_equal(prog->ops[8].id, DIR_LOOP);
+	assert_int_equal(strlen(prog->sha256), 64);
+	program_free(prog);
+
+	must_fail("ReadX 1 0 4096 NT_STATUS_OK\n",
+		  "t.txt:1: ReadX takes 4 arguments and a status, got 3 arguments and a status");
+	must_fail("OPEN \"\\a\" 1 2 3 NT_STATUS_OK\n",
+		  "t.txt:1: OPEN takes 1 to 2 arguments and a status, got 4 arguments and a status");
 }
 
 static int64_t eval(const struct program *prog, uint32_t op, int i, struct numctx *ctx, int64_t *last)
@@ -493,6 +532,7 @@ int main(void)
 		cmocka_unit_test(test_loops),
 		cmocka_unit_test(test_zero_loop),
 		cmocka_unit_test(test_directives),
+		cmocka_unit_test(test_upstream_features),
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_random_reproducible),
 		cmocka_unit_test(test_handles_and_roots),
