@@ -14,6 +14,7 @@
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "latency.h"
@@ -38,7 +39,17 @@ static struct {
 	int rank, size;
 	char (*host)[HOST_MAX];	/* per rank */
 	struct rank_result *res; /* rank 0, after mpi_gather */
+	uint64_t exchanges;	/* mpi_exchange calls */
+	uint64_t exchange_cpu_ns; /* CPU they took (this thread's, waiting included) */
 } m;
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+}
 
 bool mpi_on(void)
 {
@@ -162,7 +173,7 @@ void mpi_exchange(struct mpi_figures *f)
 {
 	uint64_t mine[8] = { f->running, f->active, f->ops, f->bytes_all, f->bytes_measured,
 			     f->clients, f->procs_running, f->latency_ns };
-	uint64_t total[8];
+	uint64_t total[8], cpu0 = thread_cpu_ns();
 
 	if (m.rank != 0) {
 		MPI_Request req[2];
@@ -195,6 +206,8 @@ void mpi_exchange(struct mpi_figures *f)
 		free(req);
 		free(who);
 	}
+	m.exchanges++;
+	m.exchange_cpu_ns += thread_cpu_ns() - cpu0;
 	*f = (struct mpi_figures){ total[0], total[1], total[2], total[3], total[4], total[5], total[6],
 				   total[7] };
 }
@@ -315,7 +328,9 @@ void mpi_json_add(json_t *doc)
 						       m.res[i].mbps, "ops_per_sec", m.res[i].ops_per_sec,
 						       "p99_ms", m.res[i].p99_ms, "result",
 						       m.res[i].doc ? m.res[i].doc : json_null()));
-	json_object_set_new(doc, "mpi", json_pack("{s:i s:o}", "ranks", m.size, "per_rank", ranks));
+	json_object_set_new(doc, "mpi", json_pack("{s:i s:o s:I s:I}", "ranks", m.size, "per_rank", ranks,
+						  "exchanges", (json_int_t)m.exchanges,
+						  "exchange_cpu_ns", (json_int_t)m.exchange_cpu_ns));
 }
 
 void mpi_finish(void)

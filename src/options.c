@@ -441,12 +441,12 @@ void options_parse(int argc, const char **argv)
 	}
 	int_option(pc, "--grace", text.grace, &options.grace, 1, 86400);
 	int_option(pc, "--repeat", text.repeat, &options.repeat, 1, 1000);
-	int_option(pc, "--mpi-timeout", text.mpi_timeout, &options.mpi_timeout, 1, 86400);
 #ifndef HAVE_MPI
 	if (options.mpi)
 		usage_error(pc, "--mpi: this %s was built without MPI (configure --with-mpi, libopenmpi-dev)",
 			    options.progname);
 #endif
+	int_option(pc, "--mpi-timeout", text.mpi_timeout, &options.mpi_timeout, 1, 86400);
 	if (text.mpi_timeout && !options.mpi)
 		usage_error(pc, "--mpi-timeout is for --mpi runs");
 	if (text.until_ci) {
