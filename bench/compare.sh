@@ -26,10 +26,17 @@ trap 'rm -rf "$W"' EXIT
 mkdir -p "$W/d"
 DIR=${DIR:-$W/d}
 
-run() {		# run OUTPUT [dbench options...]
-	local out=$1
+failed_runs=0
+run() {		# run OUTPUT [dbench options...]; a failed run is counted and its file dropped
+	local out=$1 rc=0
 	shift
-	"$DBENCH" -B "$BACKEND" -D "$DIR" -t "$SECS" --warmup 0 --json "$out" "$@" 2 >/dev/null 2>&1
+	"$DBENCH" -B "$BACKEND" -D "$DIR" -t "$SECS" --warmup 0 --json "$out" "$@" 2 >"$W/last.log" 2>&1 ||
+		rc=$?
+	if [ "$rc" -ne 0 ]; then
+		failed_runs=$((failed_runs + 1))
+		echo "a run failed (exit $rc): $(tail -1 "$W/last.log")" >&2
+		rm -f "$out"
+	fi
 }
 
 # verdicts FILE: how many comparisons exited 1, and how many with the
@@ -75,3 +82,4 @@ echo "backend $BACKEND, $N runs a side of $SECS s, $K comparisons each, threshol
 echo "  same settings, interleaved:  $false_all false regressions (all metrics), $false_tput (throughput)"
 echo "  same settings, in sequence:  $seq_all false regressions (all metrics), $seq_tput (throughput)"
 echo "  half the rate (-R 40 -> 20): $caught of $K caught (throughput)"
+echo "  runs that failed (left out): $failed_runs"

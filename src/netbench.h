@@ -76,7 +76,8 @@ struct nb_handle {
 	bool is_dir;		/* it is a directory (set by the adapter's open) */
 	bool delete_on_close;	/* remove the path at Close */
 	struct lock_table locks; /* byte ranges this handle holds */
-	char *path;		/* the path it was opened with */
+	char *path;		/* the path it was opened with (set by the layer
+				   once the adapter's open succeeded) */
 	size_t path_cap;	/* bytes allocated for path */
 	void *file;		/* the adapter's file object: nb_adapter.file_size
 				   bytes, zeroed at the start and not zeroed

@@ -11,6 +11,8 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <poll.h>
 #include <popt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +59,50 @@ struct iscsi_client {
 	unsigned char *buf;	/* SCSI_MAX_XFER bytes, in and out */
 };
 
+struct iscsi_done {
+	int finished;
+};
+
+static void iscsi_done_cb(struct iscsi_context *iscsi, int status, void *command_data, void *private_data)
+{
+	struct iscsi_done *done = private_data;
+
+	(void)iscsi;
+	(void)status;
+	(void)command_data;
+	done->finished = 1;
+}
+
+/*
+ * Send a task and wait for its end (task->status).  libiscsi's own
+ * iscsi_scsi_command_sync polls for POLLOUT before every command; the
+ * socket is as good as always writable, so the command is written at once
+ * and the loop polls only for the reply: one system call less a command.
+ * Returns 0, or -1 when the session failed.
+ */
+static int iscsi_wait(struct iscsi_client *ic, struct scsi_task *task, struct iscsi_data *out)
+{
+	struct iscsi_done done = { 0 };
+
+	if (iscsi_scsi_command_async(ic->iscsi, ic->lun_number, task, iscsi_done_cb, out, &done) != 0)
+		return -1;
+	if (iscsi_service(ic->iscsi, POLLOUT) < 0)
+		return -1;
+	while (!done.finished) {
+		struct pollfd pfd = {
+			.fd = iscsi_get_fd(ic->iscsi),
+			.events = (short)iscsi_which_events(ic->iscsi),
+		};
+		int n = poll(&pfd, 1, 1000);	/* a second: libiscsi's timeouts run */
+
+		if (n < 0 && errno != EINTR)
+			return -1;
+		if (iscsi_service(ic->iscsi, n > 0 ? pfd.revents : 0) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /*
  * Send one command.  Returns its status (scsi.h), or STATUS_FATAL with
  * `error` set when the session failed.  *moved is the bytes of data that
@@ -85,12 +131,15 @@ static uint32_t iscsi_send(struct iscsi_client *ic, const struct scsi_cmd *cmd, 
 		out.size = cmd->xfer_len;
 		out.data = ic->buf;
 	}
-	if (!iscsi_scsi_command_sync(ic->iscsi, ic->lun_number, task, cmd->dir == SCSI_DIR_OUT ? &out : NULL) ||
-	    (task->status & ~0xFF)) {
+	if (iscsi_wait(ic, task, cmd->dir == SCSI_DIR_OUT ? &out : NULL) < 0 || (task->status & ~0xFF)) {
 		/* a session error, not a SCSI status */
 		snprintf(error, errsize, "iscsi: the session to the target failed (%s)",
 			 iscsi_get_error(ic->iscsi));
 		one_line(error);
+		/* the session is no use any more; destroying it also hands
+		 * back a task it still held */
+		iscsi_destroy_context(ic->iscsi);
+		ic->iscsi = NULL;
 		scsi_free_scsi_task(task);
 		return STATUS_FATAL;
 	}

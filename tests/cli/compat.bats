@@ -123,7 +123,9 @@ strace_dbench() {
 	local out=$1
 	shift
 	command -v strace >/dev/null || skip "strace is not installed"
-	run --separate-stderr strace -f -qq -o "$out" -e trace=mkdir,mkdirat,rmdir,renameat,renameat2,rename,openat,pwrite64,pread64,ftruncate,fstat,newfstatat,statx,setsockopt,fsetxattr,lsetxattr \
+	# LeakSanitizer cannot run under ptrace (./build.sh sanitize)
+	run --separate-stderr env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		strace -f -qq -o "$out" -e trace=mkdir,mkdirat,rmdir,renameat,renameat2,rename,openat,pwrite64,pread64,ftruncate,fstat,newfstatat,statx,setsockopt,fsetxattr,lsetxattr \
 		"$DBENCH" "$@"
 }
 
