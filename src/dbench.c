@@ -26,6 +26,7 @@
 #include "runs.h"
 #include "series.h"
 #include "stats.h"
+#include "sweep.h"
 #include "util.h"
 
 static void print_check(const struct program *prog, const struct backend *be)
@@ -81,6 +82,37 @@ static int report(const struct results *r)
 		if (results_write_json_doc(doc, options.json, options.stdout_fd) < 0 && status == 0)
 			status = EXIT_RUN_FAILED;
 	}
+	return status;
+}
+
+/* One run, or --repeat's runs (see runs.h). */
+static struct run_plan run_plan_of_options(void)
+{
+	return (struct run_plan){
+		.max_runs = MAX(options.repeat, 1),
+		.until_ci_pct = options.repeat_until_ci,
+		.min_runs = 3,
+		.quiet = options.repeat <= 1,
+	};
+}
+
+/* --sweep: each count in turn (sweep.h), the table, the document. */
+static int sweep_main(const struct program *prog, const struct backend *be)
+{
+	struct run_plan plan = run_plan_of_options();
+	struct sweep sw;
+	int status;
+
+	sweep_run(prog, be, &plan, &sw);
+	if (!sw.npoints)
+		run_exit_hook(sw.status ? sw.status : EXIT_USAGE, "no run was made");
+	set_exit_hook(NULL);
+	sweep_report(stdout, &sw);
+	status = sw.status;
+	if (options.json && sw.npoints && sweep_write_json(&sw, options.json, options.stdout_fd) < 0 &&
+	    status == 0)
+		status = EXIT_RUN_FAILED;
+	sweep_free(&sw);
 	return status;
 }
 
@@ -158,6 +190,7 @@ int main(int argc, const char **argv)
 	char why[512];
 	struct program *prog;
 	struct run_set set;
+	struct run_plan plan;
 	struct pass_figures pass;
 	struct pass_stats ps;
 	struct capture cap;
@@ -209,12 +242,14 @@ int main(int argc, const char **argv)
 	machine_stdout_prepare();
 	report_banner(prog, &pass);
 	mpi_banner();
+	if (options.nsweep) {
+		status = sweep_main(prog, be);
+		program_free(prog);
+		return status;
+	}
 	/* one run, or --repeat's runs: see runs.h */
-	run_series(prog, be, &(struct run_plan){
-		.max_runs = MAX(options.repeat, 1),
-		.until_ci_pct = options.repeat_until_ci,
-		.min_runs = 3,
-		.quiet = options.repeat <= 1 }, &set);
+	plan = run_plan_of_options();
+	run_series(prog, be, &plan, &set);
 	if (!set.nruns)	/* run_one wrote why, unless there was no run at all */
 		run_exit_hook(set.status ? set.status : EXIT_USAGE, "no run was made");
 	set_exit_hook(NULL);	/* from here the results document is written */

@@ -49,6 +49,8 @@ struct options {
 	int repeat;		/* --repeat N: N runs and their summary (0, 1: one run) */
 	double repeat_until_ci;	/* --repeat-until-ci PCT: stop once the 95% interval of the
 				   mean throughput is within PCT % of it; 0: never */
+	int *sweep;		/* --sweep LIST: client process counts, run in turn */
+	int nsweep;		/* how many (0: no sweep) */
 	const char *json;	/* --json FILE ('-' stdout) */
 	const char *csv_series;	/* --csv-series FILE ('-' stdout; *.jsonl: JSON Lines) */
 	int stdout_fd;		/* the real stdout when a machine output took it

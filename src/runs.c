@@ -370,26 +370,5 @@ json_t *run_set_json(const struct run_set *set)
 
 int run_set_write_json(const struct run_set *set, const char *path, int stdout_fd)
 {
-	bool to_stdout = strcmp(path, "-") == 0;
-	json_t *doc = run_set_json(set);
-	FILE *f;
-	int rc = 0;
-
-	if (to_stdout)
-		f = fdopen(stdout_fd >= 0 ? stdout_fd : dup(STDOUT_FILENO), "w");
-	else
-		f = fopen(path, "w");
-	if (!f) {
-		warnx_("--json %s: cannot open: %s", path, strerror(errno));
-		json_decref(doc);
-		return -1;
-	}
-	if (json_dumpf(doc, f, JSON_COMPACT | JSON_REAL_PRECISION(9)) < 0 || fputc('\n', f) == EOF)
-		rc = -1;
-	if (fclose(f) != 0)
-		rc = -1;
-	if (rc < 0)
-		warnx_("--json %s: write error: %s", path, strerror(errno));
-	json_decref(doc);
-	return rc;
+	return json_write_document(run_set_json(set), path, stdout_fd, false);
 }

@@ -137,3 +137,9 @@ EOF
 	[ "$status" -eq 2 ]
 	grep -q -- '--mpi-timeout is for --mpi runs' <<<"$output"
 }
+
+@test "mpi: --sweep with --mpi is refused with one line" {
+	run mpi 2 "$DBENCH" --mpi -B null -D "$T/d" -t 1 --sweep 2,4
+	[ "$status" -ne 0 ]
+	grep -q -- '--sweep does not work with --mpi yet' <<<"$output"
+}
