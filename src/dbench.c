@@ -79,7 +79,7 @@ static int report(const struct results *r)
 		json_t *doc = results_to_json(r);
 
 		mpi_json_add(doc);
-		if (results_write_json_doc(doc, options.json, options.stdout_fd) < 0 && status == 0)
+		if (json_write_document(doc, options.json, options.stdout_fd, false) < 0 && status == 0)
 			status = EXIT_RUN_FAILED;
 	}
 	return status;

@@ -465,11 +465,6 @@ int results_write_json(const struct results *r, const char *path, int stdout_fd)
 	return json_write_document(results_to_json(r), path, stdout_fd, false);
 }
 
-int results_write_json_doc(json_t *doc, const char *path, int stdout_fd)
-{
-	return write_doc(doc, path, stdout_fd, false);
-}
-
 int results_write_error_json(const char *path, int stdout_fd, const char *progname, int argc,
 			     const char **argv, int exit_status, const char *message)
 {

@@ -234,9 +234,6 @@ json_t *series_row_json(const struct series_row *row);
 /* Write r's document to path ("-": the file descriptor stdout_fd).
  * Returns 0, or -1 after a message on stderr. */
 int results_write_json(const struct results *r, const char *path, int stdout_fd);
-/* The same for a document made by results_to_json() and added to (the
- * --mpi per-rank breakdown); takes doc. */
-int results_write_json_doc(json_t *doc, const char *path, int stdout_fd);
 /* The document of a run that ended without results (bad options or
  * loadfile, no client started, a fatal error): program, command line,
  * exit status and the error message; written the same way, silently.
