@@ -12,9 +12,9 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 build_pkgs="build-essential autoconf automake pkg-config libpopt-dev zlib1g-dev libjansson-dev
-	libsmbclient-dev libnfs-dev"
+	libsmbclient-dev libnfs-dev libopenmpi-dev"
 test_pkgs="libcmocka-dev bats jq python3 python3-jsonschema dbench samba smbclient nfs-ganesha
-	nfs-ganesha-vfs rpcbind libnfs-utils iproute2 tshark clang procps psmisc"
+	nfs-ganesha-vfs rpcbind libnfs-utils iproute2 tshark clang procps psmisc openmpi-bin"
 
 install_missing() {
 	local missing=() p
