@@ -16,6 +16,7 @@
 
 #include "backend.h"
 #include "loadfile.h"
+#include "mpi_run.h"
 #include "options.h"
 #include "pass.h"
 #include "progress.h"
@@ -73,8 +74,14 @@ static int report(const struct results *r)
 		     (options.machine_readable ? REPORT_MACHINE_READABLE : 0) |
 		     (options.per_client_results ? REPORT_PER_CLIENT : 0) |
 		     (options.latency_report ? REPORT_LATENCY : 0));
-	if (options.json && results_write_json(r, options.json, options.stdout_fd) < 0 && status == 0)
-		status = EXIT_RUN_FAILED;
+	mpi_host_lines(stdout);	/* --mpi: one line per rank */
+	if (options.json) {
+		json_t *doc = results_to_json(r);
+
+		mpi_json_add(doc);
+		if (json_write_document(doc, options.json, options.stdout_fd, false) < 0 && status == 0)
+			status = EXIT_RUN_FAILED;
+	}
 	return status;
 }
 
@@ -142,7 +149,9 @@ static void capture_begin(struct capture *cap)
 	}
 }
 
-static void capture_end(struct capture *cap, char *first, size_t len)
+/* echo: print what was captured (with --mpi, only rank 0 prints, the
+ * first failing rank's message: mpi_agree) */
+static void capture_end(struct capture *cap, char *first, size_t len, bool echo)
 {
 	char buf[4096];
 	size_t have = 0;
@@ -169,7 +178,7 @@ static void capture_end(struct capture *cap, char *first, size_t len)
 			snprintf(first, len, "%.*s", (int)(line - skip), buf + skip);
 		}
 		have += (size_t)n;
-		if (write_all(STDERR_FILENO, buf, (size_t)n) < 0)
+		if (echo && write_all(STDERR_FILENO, buf, (size_t)n) < 0)
 			break;
 	}
 	close(cap->fd);
@@ -191,6 +200,8 @@ int main(int argc, const char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	set_exit_hook(json_error_hook);
 	options_parse(argc, argv);
+	if (options.mpi)
+		mpi_start();
 	be = backend_find(options.backend, why, sizeof(why));	/* found by options_parse */
 	capture_begin(&cap);
 	prog = program_load_max(options.loadfile, options.max_loadfile, stderr);
@@ -203,15 +214,25 @@ int main(int argc, const char **argv)
 		program_free(prog);
 		prog = NULL;
 	}
-	capture_end(&cap, message, sizeof(message));
+	capture_end(&cap, message, sizeof(message), !mpi_on() || mpi_rank() == 0);
+	if (mpi_on() && mpi_agree(prog != NULL, message) < 0) {
+		/* a rank could not load or check: every rank stops */
+		if (prog) {
+			snprintf(message, sizeof(message), "another rank failed to start (see its message)");
+			program_free(prog);
+			prog = NULL;
+		}
+	}
 	if (!prog) {
 		run_exit_hook(EXIT_USAGE, message);
+		mpi_finish();
 		return EXIT_USAGE;
 	}
 	if (options.check_loadfile) {
 		set_exit_hook(NULL);	/* not a run: no document */
 		print_check(prog, be);
 		program_free(prog);
+		mpi_finish();
 		return 0;
 	}
 	/* what one pass is, for the banner: a harness that relies on the
@@ -220,6 +241,7 @@ int main(int argc, const char **argv)
 	pass_figures_of(&ps, &pass);
 	machine_stdout_prepare();
 	report_banner(prog, &pass);
+	mpi_banner();
 	if (options.nsweep) {
 		status = sweep_main(prog, be);
 		program_free(prog);
@@ -242,5 +264,6 @@ int main(int argc, const char **argv)
 	}
 	run_set_free(&set);
 	program_free(prog);
+	mpi_finish();
 	return status;
 }

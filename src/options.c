@@ -35,6 +35,7 @@ struct options options = {
 	.stdout_fd = -1,
 	.max_loadfile = LOADFILE_MAX_DEFAULT,
 	.grace = 30,
+	.mpi_timeout = 10,
 };
 
 static const char *seed_text;
@@ -46,7 +47,7 @@ static int show_version, show_help, show_usage;
 static struct {
 	const char *timelimit, *warmup, *passes, *cpp, *show_mismatches, *port, *rate, *grace;
 	const char *trunc_io;
-	const char *repeat, *until_ci, *sweep;
+	const char *repeat, *until_ci, *sweep, *mpi_timeout;
 } text;
 
 static void usage_error(poptContext pc, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
@@ -345,6 +346,16 @@ void options_parse(int argc, const char **argv)
 		{ "csv-series", 0, POPT_ARG_STRING, &options.csv_series, 0,
 		  "write one row per second to FILE: CSV, or JSON Lines if it ends in .jsonl ('-': stdout)",
 		  "FILE" },
+		{ "mpi", 0, POPT_ARG_NONE, &options.mpi, 0,
+		  "run as one rank of an MPI job (mpirun, srun): NPROCS is the total over the ranks, "
+		  "rank 0 prints one report"
+#ifndef HAVE_MPI
+		  " (not built: configure found no MPI)"
+#endif
+		  , NULL },
+		{ "mpi-timeout", 0, POPT_ARG_STRING, &text.mpi_timeout, 0,
+		  "with --mpi: end the run on every rank when a rank has not reported for SECS (default 10)",
+		  "SECS" },
 		{ "repeat", 0, POPT_ARG_STRING, &text.repeat, 0,
 		  "make N runs, each with its own warmup, measurement and cleanup, and summarize them: "
 		  "mean, median, stddev, CoV, min/max, 95% confidence interval", "N" },
@@ -434,6 +445,14 @@ void options_parse(int argc, const char **argv)
 	}
 	int_option(pc, "--grace", text.grace, &options.grace, 1, 86400);
 	int_option(pc, "--repeat", text.repeat, &options.repeat, 1, 1000);
+#ifndef HAVE_MPI
+	if (options.mpi)
+		usage_error(pc, "--mpi: this %s was built without MPI (configure --with-mpi, libopenmpi-dev)",
+			    options.progname);
+#endif
+	int_option(pc, "--mpi-timeout", text.mpi_timeout, &options.mpi_timeout, 1, 86400);
+	if (text.mpi_timeout && !options.mpi)
+		usage_error(pc, "--mpi-timeout is for --mpi runs");
 	if (text.until_ci) {
 		char *end;
 
@@ -462,6 +481,9 @@ void options_parse(int argc, const char **argv)
 			usage_error(pc, "--csv-series is for one run, not with --sweep (the --json document has each run's series)");
 		if (options.machine_readable)
 			usage_error(pc, "--machine-readable is for one run, not with --sweep (use --json)");
+		/* each point would need its own spread over the ranks */
+		if (options.mpi)
+			usage_error(pc, "--sweep does not work with --mpi yet (run one mpirun per client count)");
 	}
 	if (text.rate) {
 		char *end;

@@ -63,7 +63,11 @@ struct options {
 	uint64_t seed;		/* --seed */
 	bool seed_given;
 	int verbose;		/* -v */
-	int nclients;		/* nprocs * clients_per_process */
+	int nclients;		/* nprocs * clients_per_process (this rank's, with --mpi) */
+	int mpi;		/* --mpi: one rank of several (mpi_run.h) */
+	int mpi_timeout;	/* --mpi-timeout: seconds without a rank's report */
+	int client_base;	/* --mpi: the global id of this rank's first client */
+	int clients_total;	/* --mpi: clients over every rank (0: nclients) */
 	int argc;		/* the command line, for the JSON report */
 	const char **argv;
 };

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "environment.h"
+#include "mpi_run.h"
 #include "options.h"
 #include "pass.h"
 #include "run.h"
@@ -63,13 +64,14 @@ static int run_one(const struct program *prog, const struct backend *be,
 
 	run_benchmark(prog, be, sh, &res);
 	if (res.setup_failed) {
-		for (int i = 0; i < sh->nclients; i++) {
+		/* with --mpi, rank 0 has printed the first failing rank's message */
+		for (int i = 0; i < sh->nclients && !mpi_on(); i++) {
 			struct slot *s = shared_slot(sh, i);
 
 			if (s->state == SLOT_FAILED)
 				fprintf(stderr, "%s: client %d: %s\n", options.progname, i, s->error);
 		}
-		if (!res.signal)
+		if (!res.signal && !mpi_on())
 			fprintf(stderr, "%s: no client was started\n", options.progname);
 		*status = res.signal ? 128 + res.signal : EXIT_USAGE;
 		setup_failed_json(sh, res.signal, *status);
@@ -85,6 +87,9 @@ static int run_one(const struct program *prog, const struct backend *be,
 		r->exit_status = results_exit_status(r, options.allow_mismatch, res.cleanup_failed,
 						     series_failed(res.series));
 	}
+	/* --mpi: rank 0 merges every rank's results into its own */
+	if (mpi_on())
+		mpi_gather(r);
 	*status = r->exit_status;
 	series_free(res.series);
 	shared_destroy(sh);

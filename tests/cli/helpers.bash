@@ -48,6 +48,21 @@ loadfile() {
 	cat > "$T/$1"
 }
 
+# wait_running OUT: wait until the dbench writing to OUT prints its first
+# progress line (its clients are set up and run), up to 120 s: a loaded
+# machine, ASan and a big loadfile make start-up slow.  A test that acts on
+# a running run waits with this, never with a fixed sleep.
+wait_running() {
+	local i
+	for i in $(seq 1200); do
+		grep -Eq "MB/sec +(warmup|execute)" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	echo "the run did not start within 120 s:" >&2
+	cat "$1" >&2
+	return 1
+}
+
 # Validate JSON documents against a schema: check_schema SCHEMA DOC...
 # (skips the test when python3-jsonschema is missing).
 check_schema() {
