@@ -112,8 +112,9 @@ assert_sane_run() {
 	start_srv -b 127.0.0.1
 	"$TBENCH" -c "$T/client.txt" -t 60 2 "127.0.0.1:$PORT" >"$T/out" 2>"$T/err" 3>&- &
 	tb=$!
-	# wait until the clients run (a loaded machine can take seconds)
-	for i in $(seq 300); do
+	# wait until the clients run (a loaded machine, or a sanitizer build
+	# reading the classic loadfile, can take many seconds)
+	for i in $(seq 1200); do
 		grep -q warmup "$T/out" && break
 		sleep 0.1
 	done

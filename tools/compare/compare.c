@@ -274,6 +274,9 @@ static size_t document_runs(const char *file, json_t *doc, json_t ***runs)
 	    !json_is_string(name) ||
 	    (strcmp(json_string_value(name), "dbench") && strcmp(json_string_value(name), "tbench")))
 		unusable("%s: not a dbench result (no schema_version and program of dbench --json)", file);
+	if (json_is_array(json_object_get(doc, "points")))
+		unusable("%s: a --sweep document: dbench-compare compares runs of one client count "
+			 "(single runs or --repeat documents)", file);
 	if (json_is_array(list)) {
 		*runs = xcalloc(json_array_size(list) + 1, sizeof(**runs));
 		json_array_foreach(list, i, run)
