@@ -12,7 +12,7 @@ bats_require_minimum_version 1.5.0
 setup() {
 	source "$BATS_TEST_DIRNAME/../lib/nfs.sh"
 	make_tmp
-	"$DBENCH" --help | grep -q -- '--nfs-version' || skip "dbench was built without the nfs backend"
+	"$DBENCH" --help | grep -q -- '--export' || skip "dbench was built without the nfs backend"
 	export NFS_PROTOCOLS=4
 	CLIENT=$DBENCH_SRCDIR/loadfiles/client.txt
 }
