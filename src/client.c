@@ -32,10 +32,13 @@ void client_init(struct client *c, int id, const struct options *opt, const stru
 	c->be = be;
 	c->sh = sh;
 	c->slot = shared_slot(sh, id);
-	c->namelen = (size_t)snprintf(c->name, sizeof(c->name), "client%d", id);
-	c->nc.child = id;
-	c->nc.nchildren = opt->nclients;
-	rng_seed(c->nc.rng, seed, (uint64_t)id + 1);
+	/* the name, the loadfile's client number and the random stream are
+	 * the global id: with --mpi, this rank's clients follow the earlier
+	 * ranks' (client_base), so on a shared target each has its own tree */
+	c->namelen = (size_t)snprintf(c->name, sizeof(c->name), "client%d", opt->client_base + id);
+	c->nc.child = opt->client_base + id;
+	c->nc.nchildren = opt->clients_total ? opt->clients_total : opt->nclients;
+	rng_seed(c->nc.rng, seed, (uint64_t)(opt->client_base + id) + 1);
 }
 
 /*

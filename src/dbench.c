@@ -16,6 +16,7 @@
 
 #include "backend.h"
 #include "loadfile.h"
+#include "mpi_run.h"
 #include "options.h"
 #include "pass.h"
 #include "progress.h"
@@ -25,6 +26,7 @@
 #include "runs.h"
 #include "series.h"
 #include "stats.h"
+#include "sweep.h"
 #include "util.h"
 
 static void print_check(const struct program *prog, const struct backend *be)
@@ -72,8 +74,45 @@ static int report(const struct results *r)
 		     (options.machine_readable ? REPORT_MACHINE_READABLE : 0) |
 		     (options.per_client_results ? REPORT_PER_CLIENT : 0) |
 		     (options.latency_report ? REPORT_LATENCY : 0));
-	if (options.json && results_write_json(r, options.json, options.stdout_fd) < 0 && status == 0)
+	mpi_host_lines(stdout);	/* --mpi: one line per rank */
+	if (options.json) {
+		json_t *doc = results_to_json(r);
+
+		mpi_json_add(doc);
+		if (json_write_document(doc, options.json, options.stdout_fd, false) < 0 && status == 0)
+			status = EXIT_RUN_FAILED;
+	}
+	return status;
+}
+
+/* One run, or --repeat's runs (see runs.h). */
+static struct run_plan run_plan_of_options(void)
+{
+	return (struct run_plan){
+		.max_runs = MAX(options.repeat, 1),
+		.until_ci_pct = options.repeat_until_ci,
+		.min_runs = 3,
+		.quiet = options.repeat <= 1,
+	};
+}
+
+/* --sweep: each count in turn (sweep.h), the table, the document. */
+static int sweep_main(const struct program *prog, const struct backend *be)
+{
+	struct run_plan plan = run_plan_of_options();
+	struct sweep sw;
+	int status;
+
+	sweep_run(prog, be, &plan, &sw);
+	if (!sw.npoints)
+		run_exit_hook(sw.status ? sw.status : EXIT_USAGE, "no run was made");
+	set_exit_hook(NULL);
+	sweep_report(stdout, &sw);
+	status = sw.status;
+	if (options.json && sw.npoints && sweep_write_json(&sw, options.json, options.stdout_fd) < 0 &&
+	    status == 0)
 		status = EXIT_RUN_FAILED;
+	sweep_free(&sw);
 	return status;
 }
 
@@ -110,7 +149,9 @@ static void capture_begin(struct capture *cap)
 	}
 }
 
-static void capture_end(struct capture *cap, char *first, size_t len)
+/* echo: print what was captured (with --mpi, only rank 0 prints, the
+ * first failing rank's message: mpi_agree) */
+static void capture_end(struct capture *cap, char *first, size_t len, bool echo)
 {
 	char buf[4096];
 	size_t have = 0;
@@ -137,7 +178,7 @@ static void capture_end(struct capture *cap, char *first, size_t len)
 			snprintf(first, len, "%.*s", (int)(line - skip), buf + skip);
 		}
 		have += (size_t)n;
-		if (write_all(STDERR_FILENO, buf, (size_t)n) < 0)
+		if (echo && write_all(STDERR_FILENO, buf, (size_t)n) < 0)
 			break;
 	}
 	close(cap->fd);
@@ -149,6 +190,7 @@ int main(int argc, const char **argv)
 	char why[512];
 	struct program *prog;
 	struct run_set set;
+	struct run_plan plan;
 	struct pass_figures pass;
 	struct pass_stats ps;
 	struct capture cap;
@@ -158,6 +200,8 @@ int main(int argc, const char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	set_exit_hook(json_error_hook);
 	options_parse(argc, argv);
+	if (options.mpi)
+		mpi_start();
 	be = backend_find(options.backend, why, sizeof(why));	/* found by options_parse */
 	capture_begin(&cap);
 	prog = program_load_max(options.loadfile, options.max_loadfile, stderr);
@@ -170,15 +214,25 @@ int main(int argc, const char **argv)
 		program_free(prog);
 		prog = NULL;
 	}
-	capture_end(&cap, message, sizeof(message));
+	capture_end(&cap, message, sizeof(message), !mpi_on() || mpi_rank() == 0);
+	if (mpi_on() && mpi_agree(prog != NULL, message) < 0) {
+		/* a rank could not load or check: every rank stops */
+		if (prog) {
+			snprintf(message, sizeof(message), "another rank failed to start (see its message)");
+			program_free(prog);
+			prog = NULL;
+		}
+	}
 	if (!prog) {
 		run_exit_hook(EXIT_USAGE, message);
+		mpi_finish();
 		return EXIT_USAGE;
 	}
 	if (options.check_loadfile) {
 		set_exit_hook(NULL);	/* not a run: no document */
 		print_check(prog, be);
 		program_free(prog);
+		mpi_finish();
 		return 0;
 	}
 	/* what one pass is, for the banner: a harness that relies on the
@@ -187,12 +241,15 @@ int main(int argc, const char **argv)
 	pass_figures_of(&ps, &pass);
 	machine_stdout_prepare();
 	report_banner(prog, &pass);
+	mpi_banner();
+	if (options.nsweep) {
+		status = sweep_main(prog, be);
+		program_free(prog);
+		return status;
+	}
 	/* one run, or --repeat's runs: see runs.h */
-	run_series(prog, be, &(struct run_plan){
-		.max_runs = MAX(options.repeat, 1),
-		.until_ci_pct = options.repeat_until_ci,
-		.min_runs = 3,
-		.quiet = options.repeat <= 1 }, &set);
+	plan = run_plan_of_options();
+	run_series(prog, be, &plan, &set);
 	if (!set.nruns)	/* run_one wrote why, unless there was no run at all */
 		run_exit_hook(set.status ? set.status : EXIT_USAGE, "no run was made");
 	set_exit_hook(NULL);	/* from here the results document is written */
@@ -207,5 +264,6 @@ int main(int argc, const char **argv)
 	}
 	run_set_free(&set);
 	program_free(prog);
+	mpi_finish();
 	return status;
 }

@@ -407,7 +407,7 @@ static mode_t current_umask(void)
 /* Write doc to path ('-': stdout_fd, or stdout).  A file is written whole
  * or not at all: to a temporary file beside it, then renamed over it, so a
  * reader never sees half a document or the previous run's.  Takes doc. */
-static int write_doc(json_t *doc, const char *path, int stdout_fd, bool quiet)
+int json_write_document(json_t *doc, const char *path, int stdout_fd, bool quiet)
 {
 	bool to_stdout = strcmp(path, "-") == 0, in_place = false;
 	char tmp[PATH_MAX];
@@ -462,7 +462,7 @@ static int write_doc(json_t *doc, const char *path, int stdout_fd, bool quiet)
 
 int results_write_json(const struct results *r, const char *path, int stdout_fd)
 {
-	return write_doc(results_to_json(r), path, stdout_fd, false);
+	return json_write_document(results_to_json(r), path, stdout_fd, false);
 }
 
 int results_write_error_json(const char *path, int stdout_fd, const char *progname, int argc,
@@ -479,7 +479,7 @@ int results_write_error_json(const char *path, int stdout_fd, const char *progna
 	/* the message may hold any bytes (a loadfile's): keep valid UTF-8 only */
 	v = json_string(message);
 	set(doc, "error", v ? v : json_string("(the message is not UTF-8)"));
-	return write_doc(doc, path, stdout_fd, true);	/* already failing: no second message */
+	return json_write_document(doc, path, stdout_fd, true);	/* already failing: no second message */
 }
 
 /* ---- reading a document back ---- */

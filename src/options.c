@@ -35,6 +35,7 @@ struct options options = {
 	.stdout_fd = -1,
 	.max_loadfile = LOADFILE_MAX_DEFAULT,
 	.grace = 30,
+	.mpi_timeout = 10,
 };
 
 static const char *seed_text;
@@ -46,7 +47,7 @@ static int show_version, show_help, show_usage;
 static struct {
 	const char *timelimit, *warmup, *passes, *cpp, *show_mismatches, *port, *rate, *grace;
 	const char *trunc_io;
-	const char *repeat, *until_ci;
+	const char *repeat, *until_ci, *sweep, *mpi_timeout;
 } text;
 
 static void usage_error(poptContext pc, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
@@ -345,12 +346,26 @@ void options_parse(int argc, const char **argv)
 		{ "csv-series", 0, POPT_ARG_STRING, &options.csv_series, 0,
 		  "write one row per second to FILE: CSV, or JSON Lines if it ends in .jsonl ('-': stdout)",
 		  "FILE" },
+		{ "mpi", 0, POPT_ARG_NONE, &options.mpi, 0,
+		  "run as one rank of an MPI job (mpirun, srun): NPROCS is the total over the ranks, "
+		  "rank 0 prints one report"
+#ifndef HAVE_MPI
+		  " (not built: configure found no MPI)"
+#endif
+		  , NULL },
+		{ "mpi-timeout", 0, POPT_ARG_STRING, &text.mpi_timeout, 0,
+		  "with --mpi: end the run on every rank when a rank has not reported for SECS (default 10)",
+		  "SECS" },
 		{ "repeat", 0, POPT_ARG_STRING, &text.repeat, 0,
 		  "make N runs, each with its own warmup, measurement and cleanup, and summarize them: "
 		  "mean, median, stddev, CoV, min/max, 95% confidence interval", "N" },
 		{ "repeat-until-ci", 0, POPT_ARG_STRING, &text.until_ci, 0,
 		  "with --repeat N: stop after 3 or more runs once the 95% confidence interval of the "
 		  "mean throughput is within PCT% of the mean", "PCT" },
+		{ "sweep", 0, POPT_ARG_STRING, &text.sweep, 0,
+		  "run each number of client processes in LIST in turn (e.g. 1,2,4,8 or 1..64x2; "
+		  "instead of NPROCS), each with its own warmup, measurement and cleanup, and "
+		  "tabulate them", "LIST" },
 		{ "check-loadfile", 0, POPT_ARG_NONE, &options.check_loadfile, 0,
 		  "check the loadfile, print what one pass does, and exit", NULL },
 		{ "grace", 0, POPT_ARG_STRING, &text.grace, 0,
@@ -430,6 +445,14 @@ void options_parse(int argc, const char **argv)
 	}
 	int_option(pc, "--grace", text.grace, &options.grace, 1, 86400);
 	int_option(pc, "--repeat", text.repeat, &options.repeat, 1, 1000);
+#ifndef HAVE_MPI
+	if (options.mpi)
+		usage_error(pc, "--mpi: this %s was built without MPI (configure --with-mpi, libopenmpi-dev)",
+			    options.progname);
+#endif
+	int_option(pc, "--mpi-timeout", text.mpi_timeout, &options.mpi_timeout, 1, 86400);
+	if (text.mpi_timeout && !options.mpi)
+		usage_error(pc, "--mpi-timeout is for --mpi runs");
 	if (text.until_ci) {
 		char *end;
 
@@ -447,6 +470,21 @@ void options_parse(int argc, const char **argv)
 		usage_error(pc, "--csv-series is for one run, not with --repeat (the --json document has each run's series)");
 	if (options.repeat > 1 && options.machine_readable)
 		usage_error(pc, "--machine-readable is for one run, not with --repeat (use --json)");
+	if (text.sweep) {
+		char why[160];
+
+		options.nsweep = parse_count_list(text.sweep, 100000, 1000, &options.sweep, why,
+						  sizeof(why));
+		if (options.nsweep < 0)
+			usage_error(pc, "--sweep: %s", why);
+		if (options.csv_series)
+			usage_error(pc, "--csv-series is for one run, not with --sweep (the --json document has each run's series)");
+		if (options.machine_readable)
+			usage_error(pc, "--machine-readable is for one run, not with --sweep (use --json)");
+		/* each point would need its own spread over the ranks */
+		if (options.mpi)
+			usage_error(pc, "--sweep does not work with --mpi yet (run one mpirun per client count)");
+	}
 	if (text.rate) {
 		char *end;
 
@@ -455,17 +493,25 @@ void options_parse(int argc, const char **argv)
 			usage_error(pc, "-R: '%s' is not a rate in MB/sec", text.rate);
 	}
 
-	arg = poptGetArg(pc);
-	if (!arg && options.check_loadfile)
+	arg = options.nsweep ? NULL : poptGetArg(pc);
+	if (!arg && !options.nsweep && options.check_loadfile)
 		arg = "1";	/* what one pass of client 0 does needs no NPROCS */
-	if (!arg) {
+	if (options.nsweep) {
+		options.nprocs = options.sweep[0];
+		for (int i = 1; i < options.nsweep; i++)
+			options.nprocs = MAX(options.nprocs, options.sweep[i]);
+		/* tbench's SERVER still comes next; a number there is a stray NPROCS */
+		arg = poptPeekArg(pc);
+		if (arg && parse_count(arg, &(int){ 0 }) == 0)
+			usage_error(pc, "give NPROCS or --sweep LIST, not both");
+	} else if (!arg) {
 		fprintf(stderr, "%s: missing NPROCS, the number of clients\n", options.progname);
 		poptPrintUsage(pc, stderr, 0);
 		run_exit_hook(EXIT_USAGE, "missing NPROCS, the number of clients");
 		poptFreeContext(pc);
 		exit(EXIT_USAGE);
 	}
-	if (parse_count(arg, &options.nprocs) < 0)
+	if (!options.nsweep && parse_count(arg, &options.nprocs) < 0)
 		usage_error(pc, "NPROCS '%s' is not a number", arg);
 	if (options.nprocs < 1)
 		usage_error(pc, "NPROCS must be at least 1, not %d", options.nprocs);

@@ -49,6 +49,8 @@ struct options {
 	int repeat;		/* --repeat N: N runs and their summary (0, 1: one run) */
 	double repeat_until_ci;	/* --repeat-until-ci PCT: stop once the 95% interval of the
 				   mean throughput is within PCT % of it; 0: never */
+	int *sweep;		/* --sweep LIST: client process counts, run in turn */
+	int nsweep;		/* how many (0: no sweep) */
 	const char *json;	/* --json FILE ('-' stdout) */
 	const char *csv_series;	/* --csv-series FILE ('-' stdout; *.jsonl: JSON Lines) */
 	int stdout_fd;		/* the real stdout when a machine output took it
@@ -61,7 +63,11 @@ struct options {
 	uint64_t seed;		/* --seed */
 	bool seed_given;
 	int verbose;		/* -v */
-	int nclients;		/* nprocs * clients_per_process */
+	int nclients;		/* nprocs * clients_per_process (this rank's, with --mpi) */
+	int mpi;		/* --mpi: one rank of several (mpi_run.h) */
+	int mpi_timeout;	/* --mpi-timeout: seconds without a rank's report */
+	int client_base;	/* --mpi: the global id of this rank's first client */
+	int clients_total;	/* --mpi: clients over every rank (0: nclients) */
 	int argc;		/* the command line, for the JSON report */
 	const char **argv;
 };

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mpi_run.h"
 #include "options.h"
 #include "progress.h"
 #include "results.h"
@@ -69,6 +70,7 @@ void progress_tick(struct progress_state *ps, uint64_t now)
 	uint64_t ops = 0, bytes_all = 0, bytes_measured = 0, latency = 0;
 	uint64_t sec = (now - ps->release_ns + NSEC_PER_SEC / 2) / NSEC_PER_SEC;
 	int running = 0, active = 0;
+	uint64_t nclients = (uint64_t)sh->nclients;
 	double t;
 	enum phase phase;
 
@@ -93,7 +95,29 @@ void progress_tick(struct progress_state *ps, uint64_t now)
 		if (start && now > start && state == SLOT_RUNNING)
 			latency = MAX(latency, now - start);
 	}
-	phase = current_phase(ps, now, running);
+	if (mpi_on()) {
+		/* the whole run's figures: every rank's, summed on rank 0
+		 * (the phase is this rank's: the ranks started together) */
+		struct mpi_figures f = { .running = (uint64_t)running, .active = (uint64_t)active,
+					 .ops = ops, .bytes_all = bytes_all,
+					 .bytes_measured = bytes_measured,
+					 .clients = (uint64_t)sh->nclients,
+					 .procs_running = (uint64_t)ps->procs_running,
+					 .latency_ns = latency };
+
+		mpi_exchange(&f);
+		ps->procs_running_all = f.procs_running;
+		nclients = f.clients;
+		ops = f.ops;
+		bytes_all = f.bytes_all;
+		bytes_measured = f.bytes_measured;
+		latency = f.latency_ns;
+		phase = current_phase(ps, now, (int)f.running);
+		running = (int)f.running;
+		active = (int)f.active;
+	} else {
+		phase = current_phase(ps, now, running);
+	}
 	/* the second that just ended decides warmup or execute */
 	if (phase == PHASE_EXECUTE && now - ps->release_ns < ps->measure_start_ns - ps->release_ns + NSEC_PER_SEC / 2)
 		phase = PHASE_WARMUP;
@@ -114,11 +138,11 @@ void progress_tick(struct progress_state *ps, uint64_t now)
 		mbps = t > 0 ? (double)(warm ? bytes_all : bytes_measured) / 1e6 / t : 0;
 		if (options.machine_readable)	/* seconds truncated, as dbench 4.0 */
 			printf("@%c@%d@%llu@%.2f@%u@%.03f@\n", warm ? 'W' : 'R', running,
-			       (unsigned long long)(ops / (uint64_t)sh->nclients), mbps, (unsigned)t,
+			       (unsigned long long)(ops / nclients), mbps, (unsigned)t,
 			       (double)latency / 1e6);
 		else
 			printf("%4d  %8llu  %7.2f MB/sec  %s %3.0f sec  latency %.03f ms\n", running,
-			       (unsigned long long)(ops / (uint64_t)sh->nclients), mbps,
+			       (unsigned long long)(ops / nclients), mbps,
 			       phase_name[phase], t, (double)latency / 1e6);
 	}
 	fflush(stdout);

@@ -25,6 +25,8 @@ struct progress_state {
 	uint64_t release_ns;
 	uint64_t measure_start_ns;
 	struct series *series;		/* per-second series (series.h), or NULL */
+	int procs_running;		/* in: this rank's client processes not reaped */
+	uint64_t procs_running_all;	/* out, --mpi: over every rank (mpi_run.h) */
 };
 
 void progress_init(struct progress_state *ps, const struct program *prog, struct shared *sh,

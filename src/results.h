@@ -241,6 +241,12 @@ int results_write_json(const struct results *r, const char *path, int stdout_fd)
 int results_write_error_json(const char *path, int stdout_fd, const char *progname, int argc,
 			     const char **argv, int exit_status, const char *message);
 
+/* Write any document to path ("-": the file descriptor stdout_fd, or
+ * stdout): a file is written whole or not at all (a temporary file beside
+ * it, renamed over it); a device or FIFO is written in place.  Takes doc.
+ * Returns 0, or -1 (after a message unless quiet). */
+int json_write_document(json_t *doc, const char *path, int stdout_fd, bool quiet);
+
 /* Read a document from a file into r; 0, or -1 with a reason in err. */
 int results_read_json(struct results *r, const char *path, char *err, size_t errlen);
 

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "mpi_run.h"
 #include "progress.h"
 #include "run.h"
 #include "util.h"
@@ -481,6 +482,20 @@ static bool wait_ready(struct procs *pr, struct shared *sh)
 	}
 }
 
+/* Why this rank's clients did not all set up, for the other ranks. */
+static void setup_message(struct shared *sh, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", parent_signal ? "stopped by a signal" : "its clients did not set up");
+	for (int i = 0; i < sh->nclients; i++) {
+		struct slot *s = shared_slot(sh, i);
+
+		if (STAT_LOAD(s->state) == SLOT_FAILED) {
+			snprintf(buf, len, "client %d: %.400s", options.client_base + i, s->error);
+			break;
+		}
+	}
+}
+
 static void wall_clock_iso(char *buf, size_t len)
 {
 	time_t t = time(NULL);
@@ -538,7 +553,19 @@ void run_benchmark(const struct program *prog, const struct backend *be, struct 
 	}
 	close(release[0]);
 
-	if (pr.running < options.nprocs || !wait_ready(&pr, sh)) {
+	bool ready = pr.running == options.nprocs && wait_ready(&pr, sh);
+
+	if (mpi_on()) {
+		/* every rank's clients are set up, or none starts */
+		char why[600];
+
+		setup_message(sh, why, sizeof(why));
+		if (mpi_agree(ready, why) < 0) {
+			res->peer_failed = ready;
+			ready = false;
+		}
+	}
+	if (!ready) {
 		/* release the ones that are waiting, with the stop flag set */
 		uint64_t stop = now_ns();
 
@@ -561,6 +588,7 @@ void run_benchmark(const struct program *prog, const struct backend *be, struct 
 		return;
 	}
 
+	mpi_barrier("start");	/* the ranks release their clients together */
 	res->release_ns = now_ns();
 	res->measure_start_ns = res->release_ns + warmup_ns;
 	sh->release_ns = res->release_ns;
@@ -578,7 +606,10 @@ void run_benchmark(const struct program *prog, const struct backend *be, struct 
 
 	progress_init(&ps, prog, sh, res->release_ns, res->measure_start_ns);
 	tick = res->release_ns + NSEC_PER_SEC;
-	while (pr.running > 0) {
+	/* with --mpi, every rank ticks until every rank's clients are done:
+	 * the exchange in progress_tick() is once a second on every rank */
+	ps.procs_running_all = 1;
+	while (pr.running > 0 || (mpi_on() && ps.procs_running_all > 0)) {
 		uint64_t now;
 
 		sleep_until_ns(tick);
@@ -597,6 +628,7 @@ void run_benchmark(const struct program *prog, const struct backend *be, struct 
 		if (end_seen && now - end_seen >= grace_ns)
 			kill_stuck(&pr, sh, prog, now, end_seen);
 		if (now >= tick) {
+			ps.procs_running = pr.running;
 			progress_tick(&ps, now);
 			tick += NSEC_PER_SEC;
 			if (tick < now)	/* we were stopped: skip missed seconds */
@@ -625,8 +657,13 @@ void run_benchmark(const struct program *prog, const struct backend *be, struct 
 	progress_finish(&ps);
 	res->series = ps.series;	/* for the JSON report */
 	res->failed_clients = count_state(sh, SLOT_FAILED);
-	if (final_cleanup(prog, be, sh) < 0)
-		res->cleanup_failed = 1;
+	/* with --mpi, in rank order: on a shared target the first rank
+	 * removes the shared directories, the others find them gone */
+	for (int k = 0; k < mpi_size(); k++) {
+		if (k == mpi_rank() && final_cleanup(prog, be, sh) < 0)
+			res->cleanup_failed = 1;
+		mpi_barrier("cleanup");
+	}
 	free(pr.pid);
 	free(pr.inflight_ns);
 }

@@ -20,6 +20,7 @@ struct run_result {
 	uint64_t measure_end_ns;
 	int signal;		/* SIGINT/SIGTERM that stopped the run, or 0 */
 	int setup_failed;	/* a client could not set up: nothing ran */
+	int peer_failed;	/* --mpi: this rank was ready, another was not */
 	int failed_clients;	/* clients that stopped with an error */
 	int cleanup_failed;	/* the final cleanup left something */
 	char start_time[64];	/* wall clock at the release, ISO 8601 */

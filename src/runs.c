@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "environment.h"
+#include "mpi_run.h"
 #include "options.h"
 #include "pass.h"
 #include "run.h"
@@ -63,13 +64,14 @@ static int run_one(const struct program *prog, const struct backend *be,
 
 	run_benchmark(prog, be, sh, &res);
 	if (res.setup_failed) {
-		for (int i = 0; i < sh->nclients; i++) {
+		/* with --mpi, rank 0 has printed the first failing rank's message */
+		for (int i = 0; i < sh->nclients && !mpi_on(); i++) {
 			struct slot *s = shared_slot(sh, i);
 
 			if (s->state == SLOT_FAILED)
 				fprintf(stderr, "%s: client %d: %s\n", options.progname, i, s->error);
 		}
-		if (!res.signal)
+		if (!res.signal && !mpi_on())
 			fprintf(stderr, "%s: no client was started\n", options.progname);
 		*status = res.signal ? 128 + res.signal : EXIT_USAGE;
 		setup_failed_json(sh, res.signal, *status);
@@ -85,6 +87,9 @@ static int run_one(const struct program *prog, const struct backend *be,
 		r->exit_status = results_exit_status(r, options.allow_mismatch, res.cleanup_failed,
 						     series_failed(res.series));
 	}
+	/* --mpi: rank 0 merges every rank's results into its own */
+	if (mpi_on())
+		mpi_gather(r);
 	*status = r->exit_status;
 	series_free(res.series);
 	shared_destroy(sh);
@@ -365,26 +370,5 @@ json_t *run_set_json(const struct run_set *set)
 
 int run_set_write_json(const struct run_set *set, const char *path, int stdout_fd)
 {
-	bool to_stdout = strcmp(path, "-") == 0;
-	json_t *doc = run_set_json(set);
-	FILE *f;
-	int rc = 0;
-
-	if (to_stdout)
-		f = fdopen(stdout_fd >= 0 ? stdout_fd : dup(STDOUT_FILENO), "w");
-	else
-		f = fopen(path, "w");
-	if (!f) {
-		warnx_("--json %s: cannot open: %s", path, strerror(errno));
-		json_decref(doc);
-		return -1;
-	}
-	if (json_dumpf(doc, f, JSON_COMPACT | JSON_REAL_PRECISION(9)) < 0 || fputc('\n', f) == EOF)
-		rc = -1;
-	if (fclose(f) != 0)
-		rc = -1;
-	if (rc < 0)
-		warnx_("--json %s: write error: %s", path, strerror(errno));
-	json_decref(doc);
-	return rc;
+	return json_write_document(run_set_json(set), path, stdout_fd, false);
 }

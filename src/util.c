@@ -135,6 +135,82 @@ int parse_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
+/* One count of a list: digits only, 1..max; the end of it in *end. */
+static int list_count(const char *s, const char **end, int max, int64_t *v)
+{
+	int64_t n = 0;
+	const char *p = s;
+
+	while (*p >= '0' && *p <= '9') {
+		n = n * 10 + (*p++ - '0');
+		if (n > max)
+			return -1;
+	}
+	if (p == s || n < 1)
+		return -1;
+	*end = p;
+	*v = n;
+	return 0;
+}
+
+int parse_count_list(const char *text, int max_value, int max_items, int **out, char *err,
+		     size_t errlen)
+{
+	int *v = NULL;
+	int n = 0;
+	const char *p = text;
+
+	*out = NULL;
+	if (!text || !*text) {
+		snprintf(err, errlen, "an empty list");
+		return -1;
+	}
+	for (;;) {
+		const char *item = p, *e;
+		int64_t a, b, step = 1;
+		char how = '+';
+		int len = (int)strcspn(item, ",");
+
+		if (list_count(p, &e, max_value, &a) < 0)
+			goto bad;
+		p = e;
+		b = a;
+		if (p[0] == '.' && p[1] == '.') {
+			if (list_count(p + 2, &e, max_value, &b) < 0 || b < a)
+				goto bad;
+			p = e;
+			if (*p == 'x' || *p == '+') {
+				how = *p;
+				if (list_count(p + 1, &e, max_value, &step) < 0 || (how == 'x' && step < 2))
+					goto bad;
+				p = e;
+			}
+		}
+		if (*p != ',' && *p)
+			goto bad;
+		for (int64_t c = a; c <= b; c = how == 'x' ? c * step : c + step) {
+			if (n == max_items) {
+				snprintf(err, errlen, "more than %d counts", max_items);
+				free(v);
+				return -1;
+			}
+			v = xrealloc(v, (size_t)(n + 1) * sizeof(*v));
+			v[n++] = (int)c;
+		}
+		if (!*p)
+			break;
+		p++;
+		continue;
+bad:
+		snprintf(err, errlen, "'%.*s' is not a count from 1 to %d, nor a range A..B, A..BxF or A..B+S",
+			 len > 40 ? 40 : len, item, max_value);
+		free(v);
+		return -1;
+	}
+	*out = v;
+	return n;
+}
+
 int parse_i64(const char *s, int64_t *out)
 {
 	char *end;

@@ -69,6 +69,14 @@ void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int parse_u64(const char *s, uint64_t *out);
 int parse_i64(const char *s, int64_t *out);
 
+/* Parse a list of counts (--sweep): comma-separated items, each N, A..B
+ * (every count from A to B), A..BxF (A, A*F, A*F*F, ... up to B) or
+ * A..B+S (A, A+S, ... up to B).  Every count is 1..max_value, at most
+ * max_items in all, in the order given.  Returns the number of counts
+ * (*out is malloc'ed), or -1 with a one-line reason in err. */
+int parse_count_list(const char *text, int max_value, int max_items, int **out, char *err,
+		     size_t errlen);
+
 /* Does name match the pattern, as FIND_FIRST matches: case-insensitive
  * (ASCII), '*' any run of characters, '?' one character? */
 bool wildcard_match(const char *pattern, const char *name);

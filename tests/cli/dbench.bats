@@ -265,7 +265,7 @@ EOF2
 @test "SIGINT stops the run: partial report, exit 130, nothing left" {
 	"$DBENCH" -D "$T/d" -t 60 3 > "$T/out" 2> "$T/err" &
 	local pid=$!
-	sleep 4
+	wait_running "$T/out"
 	kill -INT $pid
 	local rc=0
 	wait $pid || rc=$?
@@ -279,7 +279,7 @@ EOF2
 @test "SIGTERM stops the run with exit 143" {
 	"$DBENCH" -D "$T/d" -t 60 2 > "$T/out" 2> "$T/err" &
 	local pid=$!
-	sleep 2
+	wait_running "$T/out"
 	kill -TERM $pid
 	local rc=0
 	wait $pid || rc=$?
@@ -292,7 +292,7 @@ EOF2
 @test "clients leave by themselves when the parent is killed" {
 	"$DBENCH" -D "$T/d" -t 60 3 > "$T/out" 2>&1 &
 	local pid=$!
-	sleep 2
+	wait_running "$T/out"
 	kill -KILL $pid
 	wait $pid || true
 	assert_no_procs

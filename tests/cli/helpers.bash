@@ -47,3 +47,41 @@ assert_empty_target() {
 loadfile() {
 	cat > "$T/$1"
 }
+
+# wait_running OUT: wait until the dbench writing to OUT prints its first
+# progress line (its clients are set up and run), up to 120 s: a loaded
+# machine, ASan and a big loadfile make start-up slow.  A test that acts on
+# a running run waits with this, never with a fixed sleep.
+wait_running() {
+	local i
+	for i in $(seq 1200); do
+		grep -Eq "MB/sec +(warmup|execute)" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	echo "the run did not start within 120 s:" >&2
+	cat "$1" >&2
+	return 1
+}
+
+# Validate JSON documents against a schema: check_schema SCHEMA DOC...
+# (skips the test when python3-jsonschema is missing).
+check_schema() {
+	local rc=0
+	"$PYTHON" "$DBENCH_SRCDIR/tests/cli/check-json-schema.py" "$@" || rc=$?
+	[ "$rc" -eq 77 ] && skip "python3-jsonschema is not installed"
+	[ "$rc" -eq 0 ]
+}
+
+# $T/small.txt: 8 ops, 128 KiB a pass, one file per client.
+small_loadfile() {
+	loadfile small.txt <<'L'
+Mkdir "\clients" *
+Mkdir "\clients\client1" *
+NTCreateX "\clients\client1\f" 0x40 0x2 1 NT_STATUS_OK
+WriteX 1 0 65536 65536 NT_STATUS_OK
+ReadX 1 0 65536 65536 NT_STATUS_OK
+QUERY_FILE_INFORMATION 1 1004 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+Unlink "\clients\client1\f" NT_STATUS_OK
+L
+}

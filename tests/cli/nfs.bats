@@ -149,7 +149,7 @@ tree_of() {
 	nfs_ns_exec timeout 120 "$DBENCH" -B nfs --server 127.0.0.1 --export /export \
 		-c "$T/client.txt" -t 60 --warmup 0 3 >"$T/out" 2>"$T/err" &
 	pid=$!
-	sleep 2
+	wait_running "$T/out"
 	nfs_kill_server
 	t0=$SECONDS
 	wait "$pid" || rc=$?
@@ -170,7 +170,7 @@ tree_of() {
 	nfs_ns_exec timeout 120 "$DBENCH" -B nfs --server 127.0.0.1 --export /export \
 		--nfs-timeout 1 -c "$T/client.txt" -t 60 --warmup 0 2 >"$T/out" 2>"$T/err" &
 	pid=$!
-	sleep 2
+	wait_running "$T/out"
 	gpid=$(nfs_server_pid)
 	kill -STOP "$gpid"
 	t0=$SECONDS

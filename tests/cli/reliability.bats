@@ -135,12 +135,13 @@ Mkdir "\clients\x" *'; do
 }
 
 # Start dbench in the background (stdout $T/out, stderr $T/err); wait until
-# it executes.  Sets DB_PID.
+# it executes (up to 100 s: loading the classic loadfile under ASan on a
+# loaded machine takes tens of seconds).  Sets DB_PID.
 start_dbench() {
 	timeout -s KILL "${RELIABILITY_TIMEOUT:-120}" "$DBENCH" "$@" > "$T/out" 2> "$T/err" &
 	DB_PID=$!
 	local i
-	for i in $(seq 300); do
+	for i in $(seq 1000); do
 		grep -q "execute" "$T/out" && return 0
 		sleep 0.1
 	done
@@ -159,7 +160,9 @@ client_pids() {
 
 @test "a stopped client is killed after --grace, counted as failed with the reason, exit 1" {
 	local victim rc=0
-	start_dbench -D "$T/d" -t 3 --grace 2 --json "$T/r.json" 2
+	# -t 10: the victim must still run when it is stopped, about a second
+	# after the first "execute" line; a loaded machine needs the margin
+	start_dbench -D "$T/d" -t 10 --grace 2 --json "$T/r.json" 2
 	victim=$(client_pids | head -1)
 	[ -n "$victim" ]
 	kill -STOP "$victim"
@@ -178,7 +181,8 @@ client_pids() {
 	load ../lib/tbench
 	local rc=0 conn
 	start_srv -b 127.0.0.1
-	start_dbench -B sockio --server "127.0.0.1:$PORT" --server-timeout 300 -t 3 --grace 2 \
+	# -t 10: the run must still be going when the server is stopped
+	start_dbench -B sockio --server "127.0.0.1:$PORT" --server-timeout 300 -t 10 --grace 2 \
 		--json "$T/r.json" -c "$DBENCH_SRCDIR/loadfiles/client.txt" 1
 	for conn in $(pgrep -P "$SRV_PID"); do kill -STOP "$conn"; done
 	SECONDS=0

@@ -11,31 +11,13 @@ bats_require_minimum_version 1.5.0
 load helpers
 
 COMPARE=${COMPARE:-$(dirname "$DBENCH")/../tools/dbench-compare}
-CHECK_SCHEMA="$DBENCH_SRCDIR/tests/cli/check-json-schema.py"
 FINAL='^Throughput [0-9.e+]+ MB/sec  [0-9]+ clients  [0-9]+ procs  max_latency=[0-9]+\.[0-9]{3} ms$'
 
 setup() {
 	make_tmp
-	# 8 ops, 128 KiB a pass; 20 passes paced at 20 MB/s take 0.13 s
-	loadfile small.txt <<'L'
-Mkdir "\clients" *
-Mkdir "\clients\client1" *
-NTCreateX "\clients\client1\f" 0x40 0x2 1 NT_STATUS_OK
-WriteX 1 0 65536 65536 NT_STATUS_OK
-ReadX 1 0 65536 65536 NT_STATUS_OK
-QUERY_FILE_INFORMATION 1 1004 NT_STATUS_OK
-Close 1 NT_STATUS_OK
-Unlink "\clients\client1\f" NT_STATUS_OK
-L
+	small_loadfile
 }
 teardown() { remove_tmp; }
-
-check_schema() {
-	local rc=0
-	"$PYTHON" "$CHECK_SCHEMA" "$@" || rc=$?
-	[ "$rc" -eq 77 ] && skip "python3-jsonschema is not installed"
-	[ "$rc" -eq 0 ]
-}
 
 @test "repeat: --help lists --repeat and --repeat-until-ci" {
 	run "$DBENCH" --help

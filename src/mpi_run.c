@@ -1,0 +1,344 @@
+/*
+ * mpi_run.c - several client hosts in one run (--mpi); see mpi_run.h.
+ *
+ * Only the parent process of each rank calls MPI; the clients it forks
+ * never do (they _exit without running MPI's handlers).  Nothing here is
+ * on the clients' path: the once-a-second exchange is the parent's.
+ *
+ * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "latency.h"
+#include "mpi_run.h"
+#include "options.h"
+#include "util.h"
+
+#define HOST_MAX 64
+#define TAG_FIGURES 1
+#define TAG_TOTALS 2
+
+/* What rank 0 keeps of each rank's results for the per-host lines and the
+ * per-rank breakdown in the JSON document. */
+struct rank_result {
+	int clients;
+	double mbps, ops_per_sec, p99_ms;
+	json_t *doc;		/* its own results document */
+};
+
+static struct {
+	bool on;
+	int rank, size;
+	char (*host)[HOST_MAX];	/* per rank */
+	struct rank_result *res; /* rank 0, after mpi_gather */
+	uint64_t exchanges;	/* mpi_exchange calls */
+	uint64_t exchange_cpu_ns; /* CPU they took (this thread's, waiting included) */
+} m;
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+bool mpi_on(void)
+{
+	return m.on;
+}
+
+int mpi_rank(void)
+{
+	return m.rank;
+}
+
+int mpi_size(void)
+{
+	return m.on ? m.size : 1;
+}
+
+void mpi_start(void)
+{
+	char host[HOST_MAX] = "";
+	int base, share, nprocs = options.nprocs;
+
+	/* OpenMPI warns when a process forks after MPI_Init; the clients
+	 * never call MPI, so the warning is noise */
+	setenv("OMPI_MCA_mpi_warn_on_fork", "0", 0);
+	if (MPI_Init(NULL, NULL) != MPI_SUCCESS)
+		die(EXIT_USAGE, "--mpi: MPI_Init failed (run under mpirun or srun)");
+	m.on = true;
+	MPI_Comm_rank(MPI_COMM_WORLD, &m.rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &m.size);
+	gethostname(host, sizeof(host) - 1);
+	m.host = xcalloc((size_t)m.size, sizeof(*m.host));
+	MPI_Allgather(host, HOST_MAX, MPI_CHAR, m.host, HOST_MAX, MPI_CHAR, MPI_COMM_WORLD);
+	if (nprocs < m.size) {
+		if (m.rank == 0)
+			fprintf(stderr, "%s: --mpi: NPROCS (%d) is fewer than the ranks (%d): each rank needs a client process\n",
+				options.progname, nprocs, m.size);
+		MPI_Finalize();
+		exit(EXIT_USAGE);
+	}
+	/* NPROCS spread over the ranks: the first NPROCS % ranks get one more */
+	share = nprocs / m.size + (m.rank < nprocs % m.size);
+	base = m.rank * (nprocs / m.size) + MIN(m.rank, nprocs % m.size);
+	options.nprocs = share;
+	options.clients_total = nprocs * options.clients_per_process;
+	options.nclients = share * options.clients_per_process;
+	options.client_base = base * options.clients_per_process;
+	/* one seed for the whole run: rank 0's */
+	MPI_Bcast(&options.seed, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+	if (m.rank != 0) {
+		/* rank 0 prints and writes the documents */
+		int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+		fflush(stdout);
+		if (fd >= 0) {
+			dup2(fd, STDOUT_FILENO);
+			close(fd);
+		}
+		options.json = NULL;
+		options.csv_series = NULL;
+	}
+}
+
+/* Wait for the requests, at most --mpi-timeout seconds; on the timeout,
+ * end the whole job naming the rank (who[i] for request i) that is silent. */
+static void wait_or_abort(MPI_Request *req, const int *who, int n, const char *what)
+{
+	uint64_t start = now_ns(), limit = (uint64_t)options.mpi_timeout * NSEC_PER_SEC;
+	int done = 0;
+
+	for (;;) {
+		MPI_Testall(n, req, &done, MPI_STATUSES_IGNORE);
+		if (done)
+			return;
+		if (now_ns() - start >= limit)
+			break;
+		sleep_until_ns(now_ns() + 2 * NSEC_PER_MSEC);
+	}
+	for (int i = 0; i < n; i++) {
+		int flag = 0;
+
+		MPI_Test(&req[i], &flag, MPI_STATUS_IGNORE);
+		if (!flag) {
+			fprintf(stderr, "%s: rank %d on %s: no %s for %d s (--mpi-timeout): ending the run on every host\n",
+				options.progname, who[i], m.host[who[i]], what, options.mpi_timeout);
+			break;
+		}
+	}
+	fflush(stderr);
+	MPI_Abort(MPI_COMM_WORLD, EXIT_RUN_FAILED);
+	_exit(EXIT_RUN_FAILED);
+}
+
+int mpi_agree(bool ok, const char *message)
+{
+	int mine = ok ? m.size : m.rank, first;
+	char text[600] = "";
+
+	MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	if (first == m.size)
+		return 0;
+	if (m.rank == first)
+		snprintf(text, sizeof(text), "%s", message ? message : "failed");
+	MPI_Bcast(text, sizeof(text), MPI_CHAR, first, MPI_COMM_WORLD);
+	if (m.rank == 0 && first != 0)	/* rank 0's own message is printed already */
+		fprintf(stderr, "%s: rank %d on %s: %s\n", options.progname, first, m.host[first], text);
+	return -1;
+}
+
+void mpi_barrier(const char *what)
+{
+	MPI_Request req;
+	int zero = 0;
+
+	if (!m.on)
+		return;
+	MPI_Ibarrier(MPI_COMM_WORLD, &req);
+	wait_or_abort(&req, &zero, 1, what);
+}
+
+void mpi_exchange(struct mpi_figures *f)
+{
+	uint64_t mine[8] = { f->running, f->active, f->ops, f->bytes_all, f->bytes_measured,
+			     f->clients, f->procs_running, f->latency_ns };
+	uint64_t total[8], cpu0 = thread_cpu_ns();
+
+	if (m.rank != 0) {
+		MPI_Request req[2];
+		int who[2] = { 0, 0 };
+
+		MPI_Isend(mine, 8, MPI_UINT64_T, 0, TAG_FIGURES, MPI_COMM_WORLD, &req[0]);
+		MPI_Irecv(total, 8, MPI_UINT64_T, 0, TAG_TOTALS, MPI_COMM_WORLD, &req[1]);
+		wait_or_abort(req, who, 2, "progress from rank 0");
+	} else {
+		int n = m.size - 1;
+		uint64_t (*in)[8] = xcalloc((size_t)MAX(n, 1), sizeof(*in));
+		MPI_Request *req = xcalloc((size_t)MAX(n, 1), sizeof(*req));
+		int *who = xcalloc((size_t)MAX(n, 1), sizeof(*who));
+
+		for (int i = 0; i < n; i++) {
+			who[i] = i + 1;
+			MPI_Irecv(in[i], 8, MPI_UINT64_T, i + 1, TAG_FIGURES, MPI_COMM_WORLD, &req[i]);
+		}
+		wait_or_abort(req, who, n, "progress report");
+		memcpy(total, mine, sizeof(total));
+		for (int i = 0; i < n; i++) {
+			for (int k = 0; k < 7; k++)
+				total[k] += in[i][k];
+			total[7] = MAX(total[7], in[i][7]);
+		}
+		for (int i = 0; i < n; i++)
+			MPI_Isend(total, 8, MPI_UINT64_T, i + 1, TAG_TOTALS, MPI_COMM_WORLD, &req[i]);
+		wait_or_abort(req, who, n, "receipt of the progress");
+		free(in);
+		free(req);
+		free(who);
+	}
+	m.exchanges++;
+	m.exchange_cpu_ns += thread_cpu_ns() - cpu0;
+	*f = (struct mpi_figures){ total[0], total[1], total[2], total[3], total[4], total[5], total[6],
+				   total[7] };
+}
+
+static void rank_result_of(struct rank_result *rr, const struct results *r)
+{
+	struct latency_figures lf;
+	double window = results_window_sec(r);
+
+	latency_figures(&r->all, r->all.count, &lf);
+	rr->clients = r->id.clients;
+	rr->mbps = results_throughput(r);
+	rr->ops_per_sec = window > 0 ? (double)r->all.count / window : 0;
+	rr->p99_ms = lf.p99 / 1e6;
+}
+
+static void free_rank_results(void)
+{
+	if (!m.res)
+		return;
+	for (int i = 0; i < m.size; i++)
+		json_decref(m.res[i].doc);
+	free(m.res);
+	m.res = NULL;
+}
+
+void mpi_gather(struct results *r)
+{
+	json_t *doc = results_to_json(r);
+	char *text = json_dumps(doc, JSON_COMPACT);
+	int len = text ? (int)strlen(text) + 1 : 0, *lens = NULL, *offs = NULL;
+	char *all = NULL;
+
+	json_decref(doc);
+	if (m.rank == 0)
+		lens = xcalloc((size_t)m.size, sizeof(int));
+	MPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	if (m.rank == 0) {
+		size_t total = 0;
+
+		offs = xcalloc((size_t)m.size, sizeof(int));
+		for (int i = 0; i < m.size; i++) {
+			offs[i] = (int)total;
+			total += (size_t)lens[i];
+		}
+		all = xmalloc(total + 1);
+	}
+	MPI_Gatherv(text, len, MPI_CHAR, all, lens, offs, MPI_CHAR, 0, MPI_COMM_WORLD);
+	free(text);
+	if (m.rank != 0)
+		return;
+
+	free_rank_results();
+	m.res = xcalloc((size_t)m.size, sizeof(*m.res));
+	rank_result_of(&m.res[0], r);
+	m.res[0].doc = results_to_json(r);
+	for (int i = 1; i < m.size; i++) {
+		struct results b;
+		json_error_t jerr;
+		char err[256];
+		json_t *d = lens[i] ? json_loads(all + offs[i], 0, &jerr) : NULL;
+
+		if (!d || results_from_json(&b, d, err, sizeof(err)) < 0) {
+			fprintf(stderr, "%s: rank %d on %s: its results cannot be read: %s\n", options.progname,
+				i, m.host[i], d ? err : "not JSON");
+			json_decref(d);
+			r->exit_status = MAX(r->exit_status, EXIT_RUN_FAILED);
+			continue;
+		}
+		rank_result_of(&m.res[i], &b);
+		m.res[i].doc = d;
+		if (results_merge(r, &b) < 0) {
+			fprintf(stderr, "%s: rank %d on %s: its results do not merge (another loadfile?)\n",
+				options.progname, i, m.host[i]);
+			r->exit_status = MAX(r->exit_status, EXIT_RUN_FAILED);
+		}
+		results_free(&b);
+	}
+	free(all);
+	free(lens);
+	free(offs);
+}
+
+void mpi_banner(void)
+{
+	if (!m.on || options.machine_readable)
+		return;
+	printf("MPI: %d clients over %d ranks (the first %d with one process more) on", options.clients_total,
+	       m.size, (options.clients_total / options.clients_per_process) % m.size);
+	for (int i = 0; i < m.size; i++)
+		if (i == 0 || strcmp(m.host[i], m.host[i - 1]) != 0)
+			printf(" %s", m.host[i]);
+	printf("\n");
+	fflush(stdout);
+}
+
+void mpi_host_lines(FILE *out)
+{
+	if (!m.on || !m.res)
+		return;
+	fprintf(out, "\n %-5s %-24s %8s %12s %12s %10s\n", "Rank", "Host", "Clients", "MB/sec", "ops/sec",
+		"p99 ms");
+	for (int i = 0; i < m.size; i++)
+		fprintf(out, " %-5d %-24s %8d %12.2f %12.1f %10.3f\n", i, m.host[i], m.res[i].clients,
+			m.res[i].mbps, m.res[i].ops_per_sec, m.res[i].p99_ms);
+}
+
+void mpi_json_add(json_t *doc)
+{
+	json_t *ranks;
+
+	if (!m.on || !m.res || !doc)
+		return;
+	ranks = json_array();
+	for (int i = 0; i < m.size; i++)
+		json_array_append_new(ranks, json_pack("{s:i s:s s:i s:f s:f s:f s:O}", "rank", i, "host",
+						       m.host[i], "clients", m.res[i].clients, "mb_per_sec",
+						       m.res[i].mbps, "ops_per_sec", m.res[i].ops_per_sec,
+						       "p99_ms", m.res[i].p99_ms, "result",
+						       m.res[i].doc ? m.res[i].doc : json_null()));
+	json_object_set_new(doc, "mpi", json_pack("{s:i s:o s:I s:I}", "ranks", m.size, "per_rank", ranks,
+						  "exchanges", (json_int_t)m.exchanges,
+						  "exchange_cpu_ns", (json_int_t)m.exchange_cpu_ns));
+}
+
+void mpi_finish(void)
+{
+	if (!m.on)
+		return;
+	free_rank_results();
+	free(m.host);
+	MPI_Finalize();
+	m.on = false;
+}

@@ -1,0 +1,82 @@
+/*
+ * mpi_run.h - several client hosts in one run (--mpi), on MPI.
+ *
+ * Every rank is a dbench parent process started by mpirun or srun; it
+ * forks its share of the clients as a single-host run does.  The clients
+ * never touch MPI: only the parent talks to the other ranks, at these
+ * points:
+ *   mpi_start       after the options: MPI_Init, the rank's share of
+ *                   NPROCS and its first global client id, rank 0's seed;
+ *                   ranks other than 0 print nothing on stdout
+ *   mpi_agree       the loadfile is loaded, the clients are set up: did
+ *                   every rank succeed?  (else rank 0 prints the message of
+ *                   the first rank that failed, and every rank stops)
+ *   mpi_barrier     the release of the clients, the final cleanup (in rank
+ *                   order, so that ranks on a shared target do not race)
+ *   mpi_exchange    once a second: each rank's progress figures to rank 0,
+ *                   the whole run's back to every rank (point to point, so
+ *                   a rank that stops reporting is named)
+ *   mpi_gather      the end: each rank's results, as JSON, merged exactly
+ *                   on rank 0
+ *   mpi_finish      MPI_Finalize
+ * A rank silent for --mpi-timeout seconds ends the job (MPI_Abort) with
+ * one line naming its host; a rank that dies is seen by mpirun, which ends
+ * the others; the clients die with their parent (PR_SET_PDEATHSIG).
+ *
+ * Without MPI (configure found none) the functions are stubs and --mpi is
+ * refused by the option parser.
+ *
+ * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
+ */
+#ifndef DBENCH_MPI_RUN_H
+#define DBENCH_MPI_RUN_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "results.h"
+
+/* One rank's progress figures for a second (summed over ranks, except
+ * latency_ns: the largest). */
+struct mpi_figures {
+	uint64_t running;	/* clients running */
+	uint64_t active;	/* running or cleaning up */
+	uint64_t ops;		/* ops completed, all phases */
+	uint64_t bytes_all;	/* bytes moved, all phases */
+	uint64_t bytes_measured; /* in the measured window */
+	uint64_t clients;	/* clients */
+	uint64_t procs_running;	/* client processes not yet reaped */
+	uint64_t latency_ns;	/* the largest latency of the second */
+};
+
+#ifdef HAVE_MPI
+bool mpi_on(void);		/* --mpi and MPI is initialized */
+int mpi_rank(void);
+int mpi_size(void);
+void mpi_start(void);
+int mpi_agree(bool ok, const char *message);
+void mpi_barrier(const char *what);
+void mpi_exchange(struct mpi_figures *f);
+void mpi_gather(struct results *r);
+void mpi_banner(void);
+void mpi_host_lines(FILE *out);
+void mpi_json_add(json_t *doc);
+void mpi_finish(void);
+#else
+static inline bool mpi_on(void) { return false; }
+static inline int mpi_rank(void) { return 0; }
+static inline int mpi_size(void) { return 1; }
+static inline void mpi_start(void) {}
+static inline int mpi_agree(bool ok, const char *message) { (void)message; return ok ? 0 : -1; }
+static inline void mpi_barrier(const char *what) { (void)what; }
+static inline void mpi_exchange(struct mpi_figures *f) { (void)f; }
+static inline void mpi_gather(struct results *r) { (void)r; }
+static inline void mpi_banner(void) {}
+static inline void mpi_host_lines(FILE *out) { (void)out; }
+static inline void mpi_json_add(json_t *doc) { (void)doc; }
+static inline void mpi_finish(void) {}
+#endif
+
+#endif

@@ -1,0 +1,145 @@
+#!/usr/bin/env bats
+# --mpi: several ranks, one run, one report (src/mpi_run.c).  On one
+# machine: mpirun -np 2 --oversubscribe.  Skipped when dbench was built
+# without MPI or mpirun is not installed.
+
+load helpers
+
+setup() {
+	# a dbench without MPI refuses --mpi before it looks at the timeout
+	"$DBENCH" --mpi --mpi-timeout 0 -B null 1 2>&1 | grep -q 'built without MPI' &&
+		skip "dbench was built without MPI (configure found no OpenMPI)"
+	command -v mpirun >/dev/null || skip "mpirun is not installed (openmpi-bin)"
+	make_tmp
+	export OMPI_MCA_btl_vader_single_copy_mechanism=none
+}
+
+teardown() {
+	[ -n "${T:-}" ] && pkill -KILL -f -- "$T" 2>/dev/null || true
+	remove_tmp
+}
+
+mpi() {
+	local np=$1
+	shift
+	timeout 120 mpirun --allow-run-as-root --oversubscribe -np "$np" "$@"
+}
+
+# The pid of rank R's dbench parent (not a client: its parent is no dbench).
+rank_pid() {
+	local p pp
+	for p in $(pgrep -f -- "$T/d"); do
+		[ "$(ps -o comm= -p "$p" 2>/dev/null)" = dbench ] || continue
+		pp=$(ps -o ppid= -p "$p" 2>/dev/null | tr -d ' ')
+		[ "$(ps -o comm= -p "$pp" 2>/dev/null)" = dbench ] && continue
+		tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$1" && {
+			echo "$p"
+			return 0
+		}
+	done
+	return 1
+}
+
+@test "mpi: 2 ranks, null backend: one report, clients spread, results merged exactly, JSON per rank" {
+	run mpi 2 "$DBENCH" --mpi -B null -D "$T/d" -t 2 --warmup 1 --latency --json "$T/r.json" 5
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[ "$(grep -c '^Throughput' <<<"$output")" -eq 1 ]
+	grep -q '^Throughput .* 5 clients  5 procs' <<<"$output"
+	grep -q '^MPI: 5 clients over 2 ranks' <<<"$output"
+	grep -Eq '^ 0 +[^ ]+ +3 ' <<<"$output"		# the first rank gets the remainder
+	grep -Eq '^ 1 +[^ ]+ +2 ' <<<"$output"
+	grep -Eq '^ +5 +[0-9]+ +[0-9.]+ MB/sec +execute' <<<"$output"	# rank 0's progress: all 5
+	"$PYTHON" "$DBENCH_SRCDIR/tests/cli/check-json-schema.py" \
+		"$DBENCH_SRCDIR/doc/dbench-result.schema.json" "$T/r.json"
+	"$PYTHON" - "$T/r.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ranks = d["mpi"]["per_rank"]
+assert d["mpi"]["ranks"] == 2 and [r["clients"] for r in ranks] == [3, 2], ranks
+assert d["clients"] == 5
+# exact merge: counts and byte totals of the ranks add up to the whole run's
+assert d["results"]["ops"] == sum(r["result"]["results"]["ops"] for r in ranks)
+assert d["results"]["bytes"] == sum(r["result"]["results"]["bytes"] for r in ranks)
+assert all(r["host"] for r in ranks)
+EOF
+}
+
+@test "mpi: 2 ranks on one fileio directory: global client ids, one tree each, cleaned up" {
+	run mpi 2 "$DBENCH" --mpi -B fileio -D "$T/d" -t 1 --warmup 0 --skip-cleanup 4
+	[ "$status" -eq 0 ]
+	[ "$(ls "$T/d/clients" | sort | tr '\n' ' ')" = "client0 client1 client2 client3 " ]
+	rm -rf "$T/d/clients"
+	run mpi 2 "$DBENCH" --mpi -B fileio -D "$T/d" -t 1 --warmup 0 3
+	[ "$status" -eq 0 ]
+	grep -q '^Throughput .* 3 clients' <<<"$output"
+	[ -z "$(ls -A "$T/d")" ]
+}
+
+@test "mpi: a loadfile error on one rank stops every rank with that rank's message" {
+	printf 'NTCreateX "\\\\clients\\\\client0" 0x1 0x2 0x3 0x4 NT_STATUS_OK\n' >"$T/bad.txt"
+	run timeout 120 mpirun --allow-run-as-root --oversubscribe \
+		-np 1 "$DBENCH" --mpi -B null -D "$T/d" -t 1 2 : \
+		-np 1 "$DBENCH" --mpi -B null -D "$T/d" -c "$T/bad.txt" -t 1 2
+	[ "$status" -ne 0 ]
+	grep -q "^dbench: rank 1 on [^ ]*: $T/bad.txt:1: " <<<"$output"
+	! grep -q '^Throughput' <<<"$output"
+	assert_no_procs
+}
+
+@test "mpi: NPROCS fewer than the ranks is refused" {
+	run mpi 2 "$DBENCH" --mpi -B null -D "$T/d" -t 1 1
+	[ "$status" -ne 0 ]
+	grep -q 'NPROCS (1) is fewer than the ranks (2)' <<<"$output"
+}
+
+@test "mpi: a rank killed mid-run ends the run on every rank, no client left" {
+	mpi 2 "$DBENCH" --mpi -B fileio -D "$T/d" -t 60 --warmup 0 4 >"$T/out" 2>&1 &
+	local job=$! pid=
+	for _ in $(seq 100); do
+		grep -q 'execute' "$T/out" && pid=$(rank_pid 1) && break
+		sleep 0.2
+	done
+	[ -n "$pid" ]
+	kill -KILL "$pid"
+	local t0=$SECONDS st=0
+	wait "$job" || st=$?
+	[ "$st" -ne 0 ]
+	[ $((SECONDS - t0)) -lt 30 ]
+	grep -q 'rank 1 .* on node [^ ]* exited on signal 9' "$T/out"
+	assert_no_procs
+}
+
+@test "mpi: a rank that stops reporting (SIGSTOP) ends the run after --mpi-timeout, naming its host" {
+	mpi 2 "$DBENCH" --mpi --mpi-timeout 2 -B null -D "$T/d" -t 60 --warmup 0 4 >"$T/out" 2>&1 &
+	local job=$! pid=
+	for _ in $(seq 100); do
+		grep -q 'execute' "$T/out" && pid=$(rank_pid 1) && break
+		sleep 0.2
+	done
+	[ -n "$pid" ]
+	kill -STOP "$pid"
+	local st=0
+	wait "$job" || st=$?
+	[ "$st" -ne 0 ]
+	grep -q "^dbench: rank 1 on [^ ]*: no progress report for 2 s (--mpi-timeout): ending the run on every host" "$T/out"
+	assert_no_procs
+}
+
+@test "mpi: --repeat across ranks: each run merged" {
+	run mpi 2 "$DBENCH" --mpi -B null -D "$T/d" -t 1 --warmup 0 --repeat 2 --json "$T/rep.json" 3
+	[ "$status" -eq 0 ]
+	grep -q '^Run 2 of 2: Throughput' <<<"$output"
+	"$PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [r["clients"] for r in d["runs"]] == [3, 3]' "$T/rep.json"
+}
+
+@test "mpi: --mpi-timeout without --mpi is refused" {
+	run "$DBENCH" -B null --mpi-timeout 3 -t 1 1
+	[ "$status" -eq 2 ]
+	grep -q -- '--mpi-timeout is for --mpi runs' <<<"$output"
+}
+
+@test "mpi: --sweep with --mpi is refused with one line" {
+	run mpi 2 "$DBENCH" --mpi -B null -D "$T/d" -t 1 --sweep 2,4
+	[ "$status" -ne 0 ]
+	grep -q -- '--sweep does not work with --mpi yet' <<<"$output"
+}

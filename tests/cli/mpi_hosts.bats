@@ -1,0 +1,114 @@
+#!/usr/bin/env bats
+# --mpi across real separate hosts: network namespaces joined by a bridge,
+# each with its own hostname; mpirun (in the head's namespace) starts its
+# daemons through an agent script that runs `ip netns exec` instead of ssh
+# (doc: shared multi-host recipe, README "Several client hosts").  tbench
+# from two client hosts against tbench_srv in a third.  Needs root, ip,
+# unshare, mpirun and a dbench built with MPI; skipped otherwise.
+
+load helpers
+
+setup() {
+	"$DBENCH" --mpi --mpi-timeout 0 -B null 1 2>&1 | grep -q 'built without MPI' &&
+		skip "dbench was built without MPI (configure found no OpenMPI)"
+	command -v mpirun >/dev/null || skip "mpirun is not installed (openmpi-bin)"
+	[ "$(id -u)" = 0 ] || skip "needs root (ip netns)"
+	command -v ip >/dev/null && command -v unshare >/dev/null || skip "needs ip and unshare"
+	make_tmp
+	# names and a subnet of this test run only: nothing outside them is addressed
+	P=mh$(printf '%04x' $(($$ % 65536)))
+	NET=10.$((200 + $$ % 50)).$(($$ / 50 % 250)).
+	NSS=()
+	ip netns add "${P}sw" && NSS+=("${P}sw")
+	ip -n "${P}sw" link add br0 type bridge
+	ip -n "${P}sw" link set br0 up
+	local i=1 h
+	for h in h1 h2 h3 srv; do
+		ip netns add "$P$h" && NSS+=("$P$h")
+		ip link add "${P}v$i" netns "$P$h" type veth peer name "p$i" netns "${P}sw"
+		ip -n "${P}sw" link set "p$i" master br0
+		ip -n "${P}sw" link set "p$i" up
+		ip -n "$P$h" addr add "$NET$i/24" dev "${P}v$i"
+		ip -n "$P$h" link set "${P}v$i" up
+		ip -n "$P$h" link set lo up
+		i=$((i + 1))
+	done
+	cat >"$T/agent" <<EOF
+#!/bin/bash
+# mpirun's remote shell: run the command on "host" = in its namespace, with its hostname
+while [[ "\$1" == -* ]]; do shift; done
+host=\$1; shift
+exec ip netns exec $P\$host unshare --uts sh -c "hostname \$host; \$*"
+EOF
+	chmod +x "$T/agent"
+	printf 'h2 slots=1\nh3 slots=1\n' >"$T/hosts"
+	ip netns exec "${P}srv" "$(dirname "$DBENCH")/tbench_srv" -p 0 -b "${NET}4" -v \
+		--pid-file "$T/srv.pid" 2>"$T/srv.log" &
+	for _ in $(seq 100); do
+		[ -s "$T/srv.pid" ] && grep -q listening "$T/srv.log" && break
+		sleep 0.05
+	done
+	PORT=$(sed -n 's/.*listening on .*:\([0-9]*\).*/\1/p' "$T/srv.log" | head -1)
+	[ -n "$PORT" ]
+}
+
+teardown() {
+	[ -s "${T:-/nonexistent}/srv.pid" ] && kill "$(cat "$T/srv.pid")" 2>/dev/null
+	[ -n "${T:-}" ] && pkill -KILL -f -- "$T" 2>/dev/null
+	local ns
+	for ns in "${NSS[@]}"; do
+		ip netns pids "$ns" 2>/dev/null | xargs -r kill -KILL 2>/dev/null
+		ip netns del "$ns" 2>/dev/null
+	done
+	remove_tmp
+}
+
+# mpirun on the head h1, ranks on h2 and h3
+mpirun_hosts() {
+	ip netns exec "${P}h1" unshare --uts sh -c "hostname h1; exec timeout 120 mpirun --allow-run-as-root \
+		--mca plm_rsh_agent $T/agent --mca btl tcp,self \
+		--mca btl_tcp_if_include ${NET}0/24 --mca oob_tcp_if_include ${NET}0/24 \
+		--hostfile $T/hosts -np 2 $*"
+}
+
+@test "mpi hosts: tbench from two client hosts against tbench_srv on a third: one report, a line per host" {
+	run mpirun_hosts "$TBENCH" --mpi -t 2 --warmup 1 --json "$T/r.json" 4 "${NET}4:$PORT"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	grep -q '^Throughput .* 4 clients  4 procs' <<<"$output"
+	grep -q '^MPI: 4 clients over 2 ranks .* on h2 h3' <<<"$output"
+	grep -Eq '^ 0 +h2 +2 ' <<<"$output"
+	grep -Eq '^ 1 +h3 +2 ' <<<"$output"
+	# the server saw both client hosts
+	grep -q "${NET}2:" "$T/srv.log"
+	grep -q "${NET}3:" "$T/srv.log"
+	"$PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [r["host"] for r in d["mpi"]["per_rank"]] == ["h2", "h3"]; assert d["results"]["ops"] == sum(r["result"]["results"]["ops"] for r in d["mpi"]["per_rank"])' "$T/r.json"
+}
+
+@test "mpi hosts: the rank on h3 killed mid-run ends the run on every host, no client left" {
+	mpirun_hosts "$TBENCH" --mpi -t 60 --warmup 0 4 "${NET}4:$PORT" >"$T/out" 2>&1 &
+	local job=$! pid= p st=0
+	for _ in $(seq 150); do
+		if grep -q execute "$T/out"; then
+			for p in $(ip netns pids "${P}h3"); do
+				[ "$(ps -o comm= -p "$p" 2>/dev/null)" = tbench ] || continue
+				[ "$(ps -o comm= -p "$(ps -o ppid= -p "$p" | tr -d ' ')" 2>/dev/null)" = tbench ] && continue
+				pid=$p
+			done
+			[ -n "$pid" ] && break
+		fi
+		sleep 0.2
+	done
+	[ -n "$pid" ]
+	kill -KILL "$pid"
+	local t0=$SECONDS
+	wait "$job" || st=$?
+	[ "$st" -ne 0 ]
+	[ $((SECONDS - t0)) -lt 30 ]
+	grep -q 'rank 1 .* on node h3 exited on signal 9' "$T/out"
+	# no tbench left on any host
+	for _ in $(seq 50); do
+		[ -z "$(ip netns pids "${P}h2"; ip netns pids "${P}h3")" ] && break
+		sleep 0.1
+	done
+	[ -z "$(ip netns pids "${P}h2"; ip netns pids "${P}h3")" ]
+}
