@@ -69,9 +69,7 @@ EOF
 	truncate -s 1M "$T/disk.img"
 	# root ignores file modes: look at the open flags instead
 	command -v strace >/dev/null || skip "strace is not installed"
-	# (LeakSanitizer cannot run under ptrace: off for a sanitizer build)
-	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-		# (LeakSanitizer cannot work under ptrace: off for this run in the ASan build)
+	# (LeakSanitizer cannot work under ptrace: off for this run in the ASan build)
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 		run --separate-stderr strace -f -e trace=openat "$DBENCH" -B block --block="$T/disk.img" \
 		-c "$T/ro.load" --run-once 1

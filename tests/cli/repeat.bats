@@ -62,31 +62,34 @@ teardown() { remove_tmp; }
 }
 
 @test "repeat: --repeat-until-ci stops once the interval is narrow enough" {
-	# paced runs of fixed work are steady: 3 runs give a narrow interval
-	run --separate-stderr "$DBENCH" -B null -c "$T/small.txt" --passes 20 -R 20 --repeat 8 \
+	# paced runs of fixed work are steady: a few runs give a narrow interval
+	# (slow pacing, an op every 16 ms, which a loaded machine keeps)
+	run --separate-stderr "$DBENCH" -B null -c "$T/small.txt" --passes 8 -R 4 --repeat 12 \
 		--repeat-until-ci 25 --json "$T/ci.json" 1
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$(jq -r '.repeat.end' "$T/ci.json")" = ci_reached ]
-	[ "$(jq -r '.repeat.runs' "$T/ci.json")" -lt 8 ]
+	[ "$(jq -r '.repeat.runs' "$T/ci.json")" -lt 12 ]
 	[ "$(jq -r '.repeat.runs' "$T/ci.json")" -ge 3 ]
 	[ "$(jq -r '.repeat.until_ci_pct' "$T/ci.json")" = 25 ] || jq -e '.repeat.until_ci_pct == 25' "$T/ci.json"
 	[[ "$output" == *"(the interval reached --repeat-until-ci)"* ]]
 }
 
 @test "repeat: dbench-compare reads every run of a --repeat document" {
-	"$DBENCH" -B null -c "$T/small.txt" --passes 20 -R 20 --repeat 5 --json "$T/base.json" 1 >/dev/null
-	"$DBENCH" -B null -c "$T/small.txt" --passes 20 -R 10 --repeat 5 --json "$T/new.json" 1 >/dev/null
+	# seven runs a side, paced slowly: one run that the load stalls does
+	# not hide the slowdown
+	"$DBENCH" -B null -c "$T/small.txt" --passes 4 -R 4 --repeat 7 --json "$T/base.json" 1 >/dev/null
+	"$DBENCH" -B null -c "$T/small.txt" --passes 4 -R 2 --repeat 7 --json "$T/new.json" 1 >/dev/null
 	run --separate-stderr "$COMPARE" "$T/base.json" "$T/new.json"
 	echo "$output"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"base: $T/base.json (5 runs)"* ]]
+	[[ "$output" == *"base: $T/base.json (7 runs)"* ]]
 	[[ "$output" =~ Throughput\ .*\ U\ +regression ]]
 	# a repeat document and single runs pool
-	"$DBENCH" -B null -c "$T/small.txt" --passes 20 -R 20 --json "$T/one.json" 1 >/dev/null
+	"$DBENCH" -B null -c "$T/small.txt" --passes 4 -R 4 --json "$T/one.json" 1 >/dev/null
 	run --separate-stderr "$COMPARE" --metrics throughput "$T/base.json" "$T/one.json" -- "$T/base.json"
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"(6 runs)"* ]]
+	[[ "$output" == *"(8 runs)"* ]]
 }
 
 @test "repeat: SIGINT stops the series: the runs before it are summarized, exit 130" {

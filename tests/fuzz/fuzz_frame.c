@@ -30,6 +30,7 @@ struct mem_conn {
 	size_t inpos;		/* bytes the server consumed */
 	unsigned chunk;		/* largest read to hand out (short reads) */
 	unsigned calls;		/* recv/discard calls, for EINTR/EAGAIN */
+	int classic;		/* the server speaks dbench 4.0's wire */
 	uint8_t hdr[FRAME_HEADER_SIZE]; /* reply header being assembled */
 	size_t hdrlen;
 	uint64_t payload_left;	/* reply payload still due */
@@ -95,7 +96,17 @@ static ssize_t mem_send(void *ctx, const void *buf, size_t len, int more)
 		}
 		m->hdr[m->hdrlen++] = *p++;
 		left--;
-		if (m->hdrlen == FRAME_HEADER_SIZE) {
+		if (m->classic && m->hdrlen == 4) {
+			/* a classic reply: its 4-byte length, then as many bytes */
+			uint64_t want = (uint32_t)m->hdr[0] << 24 | (uint32_t)m->hdr[1] << 16 |
+					(uint32_t)m->hdr[2] << 8 | m->hdr[3];
+
+			if (want > FRAME_MAX_PAYLOAD)
+				abort();	/* longer than the server allows */
+			m->payload_left = want;
+			m->hdrlen = 0;
+			m->replies++;
+		} else if (!m->classic && m->hdrlen == FRAME_HEADER_SIZE) {
 			struct frame_header h;
 
 			frame_decode(m->hdr, &h);
@@ -158,6 +169,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_sizes_and_sockopts(data, size);
 
 	m.chunk = size ? 1 + data[size - 1] % 61 : 1;
+	/* as the server does: a stream that does not open with our magic is
+	 * the classic wire, whose replies are a length and that many bytes */
+	m.classic = size >= 4 && ((uint32_t)data[0] << 24 | (uint32_t)data[1] << 16 |
+				  (uint32_t)data[2] << 8 | data[3]) != FRAME_MAGIC;
 	serve_connection(&io, &counts, why, sizeof(why));
 	if (m.inpos > m.inlen || m.hdrlen != 0 || m.payload_left != 0)
 		abort();	/* overread, or a reply left unfinished */
