@@ -41,6 +41,7 @@ static struct {
 	struct rank_result *res; /* rank 0, after mpi_gather */
 	uint64_t exchanges;	/* mpi_exchange calls */
 	uint64_t exchange_cpu_ns; /* CPU they took (this thread's, waiting included) */
+	const char *json_path, *csv_path; /* ranks > 0: the outputs rank 0 writes */
 } m;
 
 static uint64_t thread_cpu_ns(void)
@@ -107,6 +108,8 @@ void mpi_start(void)
 			dup2(fd, STDOUT_FILENO);
 			close(fd);
 		}
+		m.json_path = options.json;	/* popt's string: kept, not leaked */
+		m.csv_path = options.csv_series;
 		options.json = NULL;
 		options.csv_series = NULL;
 	}

@@ -53,12 +53,13 @@ cap_start() {
 }
 
 # cap_mark NAME: send UDP datagrams "dbench-trace2load-NAME" to the discard
-# port until one is in the capture file.  dumpcap writes packets in blocks,
-# late; once the marker is in the file, so is everything sent before it.
+# port until one is in the capture file (up to 60 s: a loaded machine
+# starts dumpcap slowly).  dumpcap writes packets in blocks, late; once the
+# marker is in the file, so is everything sent before it.
 cap_mark() {
 	local text="dbench-trace2load-$1" i
 
-	for (( i = 0; i < 300; i++ )); do
+	for (( i = 0; i < 1200; i++ )); do
 		if ! srv_alive "$CAP_PID"; then
 			echo "dumpcap exited: $(cat "$CAP_FILE.log")" >&2
 			return 1
@@ -67,7 +68,7 @@ cap_mark() {
 		grep -q -a -F "$text" "$CAP_FILE" 2>/dev/null && return 0
 		sleep 0.05
 	done
-	echo "the marker $text did not reach $CAP_FILE within 15 s: $(cat "$CAP_FILE.log")" >&2
+	echo "the marker $text did not reach $CAP_FILE within 60 s: $(cat "$CAP_FILE.log")" >&2
 	return 1
 }
 
