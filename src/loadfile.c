@@ -2,31 +2,28 @@
  * loadfile.c - the loadfile compiler.
  *
  * The parent reads the whole loadfile once (plain text, or gzip through
- * zlib) and turns each line into a struct op: the op id, its numbers parsed,
- * its paths normalized and interned as templates with the client-name slot
- * marked, handle numbers mapped to dense per-client indices, the expected
- * status decoded and the optional timestamp in nanoseconds.  Loops are
- * compiled to jumps.  Clients then run the program without ever looking at
- * text again.  The grammar is documented in dbench-loadfile(5).
+ * zlib: loadfile_read.c) and turns each line into a struct op: the op id,
+ * its numbers parsed (numexpr.c), its paths normalized and interned as
+ * templates with the client-name slot marked, handle numbers mapped to
+ * dense per-client indices, the expected status decoded and the optional
+ * timestamp in nanoseconds.  Loops are compiled to jumps.  Clients then
+ * run the program without ever looking at text again.  The grammar is
+ * documented in dbench-loadfile(5).
  *
  * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
  */
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <zlib.h>
 
 #include "backend.h"
 #include "loadfile.h"
+#include "loadfile_read.h"
 #include "numexpr.h"
 #include "sha256.h"
 #include "status.h"
@@ -35,7 +32,6 @@
 #define MAX_TOKENS 16
 #define MAX_ERRORS 10
 #define SHOWN_MAX 48		/* bytes of quoted input a message shows */
-#define FIFO_WAIT_MS 5000	/* how long a FIFO may wait for its writer */
 
 struct token {
 	const char *s;		/* start, after the opening quote if quoted */
@@ -102,20 +98,6 @@ static const char *shown(struct parser *ps, char q, const char *s, size_t len)
 	return ps->shown;
 }
 
-/* "256 MiB": a byte count for messages. */
-static const char *size_text(uint64_t n, char *buf, size_t len)
-{
-	static const char *const unit[] = { "bytes", "KiB", "MiB", "GiB", "TiB" };
-	int u = 0;
-
-	while (u < 4 && n >= 1024 && n % 1024 == 0) {
-		n /= 1024;
-		u++;
-	}
-	snprintf(buf, len, "%llu %s", (unsigned long long)n, unit[u]);
-	return buf;
-}
-
 /* Every array of the program grows through here: its memory is counted
  * against max_mem, and running out of either is one message and a jump
  * back to program_compile, which frees what was made. */
@@ -126,13 +108,13 @@ static void *grow(struct parser *ps, void *p, size_t old_bytes, size_t new_bytes
 
 	if (ps->mem - old_bytes + new_bytes > ps->max_mem) {
 		perror_at(ps, "the compiled program is larger than %s (--max-loadfile)",
-			  size_text(ps->max_mem, b, sizeof(b)));
+			  loadfile_size_text(ps->max_mem, b, sizeof(b)));
 		longjmp(ps->bail, 1);
 	}
 	q = realloc(p, new_bytes);
 	if (!q) {
 		perror_at(ps, "out of memory compiling the loadfile (%s in use)",
-			  size_text(ps->mem, b, sizeof(b)));
+			  loadfile_size_text(ps->mem, b, sizeof(b)));
 		longjmp(ps->bail, 1);
 	}
 	ps->mem = ps->mem - old_bytes + new_bytes;
@@ -382,76 +364,6 @@ static int path_normalize(struct parser *ps, const struct token *t, char *out, s
 
 /* ---- numbers ---- */
 
-static bool parse_literal(const char *s, size_t len, int64_t *out)
-{
-	bool neg = false;
-	uint64_t v = 0;
-	size_t i = 0;
-
-	if (len && s[0] == '-') {
-		neg = true;
-		i = 1;
-	}
-	if (i == len)
-		return false;
-	if (len - i > 2 && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X')) {
-		i += 2;
-		if (len - i > 16)
-			return false;
-		for (; i < len; i++) {
-			char c = s[i];
-			unsigned d;
-
-			if (c >= '0' && c <= '9')
-				d = (unsigned)(c - '0');
-			else if (c >= 'a' && c <= 'f')
-				d = (unsigned)(c - 'a' + 10);
-			else if (c >= 'A' && c <= 'F')
-				d = (unsigned)(c - 'A' + 10);
-			else
-				return false;
-			v = (v << 4) | d;
-		}
-	} else {
-		for (; i < len; i++) {
-			if (s[i] < '0' || s[i] > '9')
-				return false;
-			if (v > (UINT64_MAX - 9) / 10)
-				return false;
-			v = v * 10 + (uint64_t)(s[i] - '0');
-		}
-	}
-	if (v > (uint64_t)INT64_MAX)
-		return false;
-	*out = neg ? -(int64_t)v : (int64_t)v;
-	return true;
-}
-
-/* An operand inside an expression: a literal, "child" or "num_children";
- * advances *p. */
-static bool parse_operand(const char **p, const char *end, struct operand *o)
-{
-	const char *s = *p, *q = s;
-
-	if ((size_t)(end - s) >= 12 && memcmp(s, "num_children", 12) == 0) {
-		o->kind = OPERAND_NCHILDREN;
-		*p = s + 12;
-		return true;
-	}
-	if ((size_t)(end - s) >= 5 && memcmp(s, "child", 5) == 0) {
-		o->kind = OPERAND_CHILD;
-		*p = s + 5;
-		return true;
-	}
-	while (q < end && *q != '/' && *q != '%' && *q != '+' && *q != '-')
-		q++;
-	o->kind = OPERAND_LITERAL;
-	if (!parse_literal(s, (size_t)(q - s), &o->value))
-		return false;
-	*p = q;
-	return true;
-}
-
 static int parse_expr(struct parser *ps, const struct token *t, struct numexpr *x)
 {
 	const char *p = t->s, *end = t->s + t->len;
@@ -463,10 +375,10 @@ static int parse_expr(struct parser *ps, const struct token *t, struct numexpr *
 	} else if (*p == '+') {
 		x->base = NUM_RELATIVE;
 		p++;
-		if (!parse_operand(&p, end, &x->operand))
+		if (!numexpr_parse_operand(&p, end, &x->operand))
 			goto bad;
 	} else {
-		if (!parse_operand(&p, end, &x->operand))
+		if (!numexpr_parse_operand(&p, end, &x->operand))
 			goto bad;
 		x->base = x->operand.kind == OPERAND_CHILD ? NUM_CHILD :
 			  x->operand.kind == OPERAND_NCHILDREN ? NUM_NCHILDREN : NUM_LITERAL;
@@ -482,7 +394,7 @@ static int parse_expr(struct parser *ps, const struct token *t, struct numexpr *
 			return -1;
 		}
 		x->qual[x->nqual].op = opc;
-		if (!parse_operand(&p, end, &x->qual[x->nqual].operand))
+		if (!numexpr_parse_operand(&p, end, &x->qual[x->nqual].operand))
 			goto bad;
 		if ((opc == '/' || opc == '%') && x->qual[x->nqual].operand.kind == OPERAND_LITERAL &&
 		    x->qual[x->nqual].operand.value <= 0) {
@@ -532,7 +444,7 @@ static int op_set_num(struct parser *ps, struct op *op, int i, const struct toke
 		perror_at(ps, "expected a number, got %s", shown(ps, '"', t->s, t->len));
 		return -1;
 	}
-	if (parse_literal(t->s, t->len, &op->num[i]))
+	if (numexpr_parse_literal(t->s, t->len, &op->num[i]))
 		return 0;
 	if (parse_expr(ps, t, &x) < 0)
 		return -1;
@@ -635,7 +547,7 @@ static int compile_op(struct parser *ps, int id, const struct token *tok, int nt
 		case 'h': {
 			int64_t h;
 
-			if (t->quoted || !parse_literal(t->s, t->len, &h)) {
+			if (t->quoted || !numexpr_parse_literal(t->s, t->len, &h)) {
 				perror_at(ps, "%s: handle must be a number, got %s", info->name,
 					  shown(ps, '\'', t->s, t->len));
 				return -1;
@@ -691,7 +603,7 @@ static int compile_randomstring(struct parser *ps, const struct token *tok, int 
 		perror_at(ps, "RANDOMSTRING takes a slot number and a quoted pattern");
 		return -1;
 	}
-	if (tok[0].quoted || !parse_literal(tok[0].s, tok[0].len, &slot) || slot < 0 ||
+	if (tok[0].quoted || !numexpr_parse_literal(tok[0].s, tok[0].len, &slot) || slot < 0 ||
 	    slot >= MAX_RANDSTR) {
 		perror_at(ps, "RANDOMSTRING slot must be 0..%d", MAX_RANDSTR - 1);
 		return -1;
@@ -1081,35 +993,6 @@ static void find_deltreed_roots(struct program *prog)
 
 /* ---- entry points ---- */
 
-/* Is c a byte loadfile text never holds?  Control characters other than
- * tab, CR, LF, VT and FF: NUL runs of a gzip bomb, random data. */
-static inline bool is_binary_byte(unsigned char c)
-{
-	return c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\v' && c != '\f';
-}
-
-/* Check text for binary data, counting lines from *lineno (the line the
- * text starts in); 0, or -1 after "FILE:LINE: binary data". */
-static int check_text(const char *name, const char *text, size_t len, uint64_t *lineno,
-		      FILE *errors)
-{
-	uint64_t line = *lineno;
-
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)text[i];
-
-		if (c == '\n') {
-			line++;
-		} else if (is_binary_byte(c)) {
-			fprintf(errors, "%s:%llu: binary data (byte 0x%02x), not loadfile text\n", name,
-				(unsigned long long)line, c);
-			return -1;
-		}
-	}
-	*lineno = line;
-	return 0;
-}
-
 static void compile_all_lines(struct parser *ps, const char *text, size_t len)
 {
 	const char *p = text, *end = text + len;
@@ -1154,7 +1037,7 @@ static struct program *compile_text(const char *name, const char *text, size_t l
 		off += chunk;
 	}
 	sha256_hex(text, len, prog->sha256);
-	if (!checked && check_text(name, text, len, &line, errors) < 0)
+	if (!checked && loadfile_check_text(name, text, len, &line, errors) < 0)
 		goto fail;
 	if (compile_lines(ps, text, len) < 0)
 		goto fail;	/* grow() said why */
@@ -1210,7 +1093,7 @@ struct program *program_compile_max(const char *name, const char *text, size_t l
 
 	if (len > max) {
 		fprintf(errors, "%s: the loadfile text is larger than %s (--max-loadfile)\n", name,
-			size_text(max, b, sizeof(b)));
+			loadfile_size_text(max, b, sizeof(b)));
 		return NULL;
 	}
 	return compile_text(name, text, len, max, false, errors);
@@ -1221,137 +1104,10 @@ struct program *program_compile(const char *name, const char *text, size_t len, 
 	return program_compile_max(name, text, len, LOADFILE_MAX_DEFAULT, errors);
 }
 
-/* A FIFO opened without a writer would block for ever: open it without
- * blocking and wait a bounded time for input.  Returns the fd, or -1 after
- * a message. */
-static int open_loadfile(const char *filename, FILE *errors)
-{
-	struct stat st;
-	struct pollfd pfd;
-	int fd, n;
-
-	if (stat(filename, &st) == 0 && S_ISFIFO(st.st_mode)) {
-		fd = open(filename, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-		if (fd < 0)
-			goto bad;
-		pfd = (struct pollfd){ .fd = fd, .events = POLLIN };
-		while ((n = poll(&pfd, 1, FIFO_WAIT_MS)) < 0 && errno == EINTR)
-			;
-		if (n == 0) {
-			fprintf(errors, "%s: no writer on the FIFO after %d s\n", filename, FIFO_WAIT_MS / 1000);
-			close(fd);
-			return -1;
-		}
-		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-		return fd;
-	}
-	fd = open(filename, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0)
-		return fd;
-bad:
-	fprintf(errors, "%s: cannot open loadfile: %s\n", filename, strerror(errno));
-	return -1;
-}
-
-/* Read a whole file, decompressing gzip (by its magic bytes): at most max
- * bytes of text, checked for binary data as it comes, so a gzip bomb or
- * /dev/urandom is refused after the first chunk. */
-static char *read_loadfile(const char *filename, uint64_t max, size_t *lenp, FILE *errors)
-{
-	gzFile gz;
-	char *buf = NULL, b[32];
-	size_t len = 0, cap = 0;
-	uint64_t line = 1;
-	struct stat st;
-	int fd = open_loadfile(filename, errors);
-
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		fprintf(errors, "%s: is a directory, not a loadfile\n", filename);
-		close(fd);
-		return NULL;
-	}
-	gz = gzdopen(fd, "rb");
-	if (!gz) {
-		fprintf(errors, "%s: cannot read loadfile\n", filename);
-		close(fd);
-		return NULL;
-	}
-	gzbuffer(gz, 1 << 17);
-	if (gzdirect(gz) && S_ISREG(st.st_mode) && (uint64_t)st.st_size > max)
-		goto too_large;
-	/* a plain file in one read; else grown as text comes: little for a bomb */
-	cap = gzdirect(gz) && S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : (size_t)1 << 20;
-	buf = malloc(cap);
-	if (!buf)
-		goto nomem;
-	for (;;) {
-		if (len == cap) {
-			size_t ncap = cap * 2 > max + 1 ? (size_t)max + 1 : cap * 2;
-			char *nbuf;
-
-			if (len > max)
-				goto too_large;
-			nbuf = realloc(buf, ncap);
-			if (!nbuf)
-				goto nomem;
-			buf = nbuf;
-			cap = ncap;
-		}
-		unsigned want = (unsigned)MIN(cap - len, (size_t)1 << 30);
-		int n = gzread(gz, buf + len, want);
-
-		if (n < 0) {
-			int zerr;
-			const char *msg = gzerror(gz, &zerr);
-
-			if (zerr == Z_ERRNO)
-				fprintf(errors, "%s: cannot read loadfile: %s\n", filename, strerror(errno));
-			else
-				fprintf(errors, "%s: truncated or corrupt compressed loadfile (%s)\n", filename,
-					strstr(msg, ": ") ? strstr(msg, ": ") + 2 : msg);
-			goto fail;
-		}
-		if (n == 0)
-			break;
-		if (check_text(filename, buf + len, (size_t)n, &line, errors) < 0)
-			goto fail;
-		len += (size_t)n;
-		if (len > max)
-			goto too_large;
-	}
-	{
-		int zerr;
-		const char *msg = gzerror(gz, &zerr);
-
-		if (!gzeof(gz) || (zerr != Z_OK && zerr != Z_STREAM_END)) {
-			if (strstr(msg, ": "))	/* zlib prefixes "<fd:3>: " */
-				msg = strstr(msg, ": ") + 2;
-			fprintf(errors, "%s: truncated or corrupt compressed loadfile (%s)\n", filename, msg);
-			goto fail;
-		}
-	}
-	gzclose(gz);
-	*lenp = len;
-	return buf;
-too_large:
-	fprintf(errors, "%s: the loadfile text is larger than %s (--max-loadfile)\n", filename,
-		size_text(max, b, sizeof(b)));
-	goto fail;
-nomem:
-	fprintf(errors, "%s: out of memory reading the loadfile (%s read)\n", filename,
-		size_text(len, b, sizeof(b)));
-fail:
-	gzclose(gz);
-	free(buf);
-	return NULL;
-}
-
 struct program *program_load_max(const char *filename, uint64_t max, FILE *errors)
 {
 	size_t len;
-	char *text = read_loadfile(filename, max, &len, errors);
+	char *text = loadfile_read(filename, max, &len, errors);
 	struct program *prog;
 
 	if (!text)
@@ -1417,18 +1173,4 @@ void program_free(struct program *prog)
 	free(prog->pool);
 	free(prog->exprs);
 	free(prog);
-}
-
-const char *loadfile_default(void)
-{
-	static const char *const candidates[] = {
-		"client.txt",
-		PKGDATADIR "/client.txt",
-		ABS_SRCDIR "/loadfiles/client.txt",
-	};
-
-	for (size_t i = 0; i < ARRAY_SIZE(candidates); i++)
-		if (access(candidates[i], R_OK) == 0)
-			return candidates[i];
-	return NULL;
 }

@@ -33,6 +33,14 @@ static inline int64_t operand_value(const struct operand *o, const struct numctx
 
 int64_t numexpr_eval(const struct numexpr *x, int64_t literal, int64_t prev, struct numctx *ctx);
 
+/* Parse a number literal of len bytes at s: decimal or 0x hex, optionally
+ * negative, within int64_t.  False if it is not one. */
+bool numexpr_parse_literal(const char *s, size_t len, int64_t *out);
+
+/* Parse an operand inside an expression at *p (before end): a literal,
+ * "child" or "num_children"; advances *p past it.  False if none. */
+bool numexpr_parse_operand(const char **p, const char *end, struct operand *o);
+
 /*
  * Evaluate all numbers of op into num[]; `last` holds this client's
  * previous values of the same op's fields (for '+N') and is updated.

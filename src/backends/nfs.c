@@ -369,7 +369,7 @@ const struct nb_adapter nfsb_adapter = {
 	.statfs = nfsb_statfs,
 };
 
-const struct backend nfs_backend = {
+struct backend nfs_backend = {
 	.abi = BACKEND_ABI,
 	.name = "nfs",
 	.description = "an NFSv3 server through libnfs (--server, --export)",

@@ -106,6 +106,7 @@ struct nfs_options {
 	const char *nfs_port;	/* --nfs-port, as given */
 	const char *timeout;	/* --nfs-timeout, as given */
 	int enable_nlm;		/* --enable-nlm */
+	int version;		/* --nfs-version: 3 (default) or 4 */
 	/* Derived by nfsb_init from the above and the core options. */
 	char server[256];	/* host name or address, without a port */
 	char export_path[PATH_MAX]; /* the export to mount */
@@ -117,6 +118,14 @@ struct nfs_options {
 
 extern struct nfs_options nfs_opt;
 extern const struct poptOption nfs_options[];
+extern struct backend nfs_backend;
+
+/* Mount the export (NFSv4 under --nfs-version 4): the context, or NULL
+ * with one line in err. */
+struct nfs_context *nfs_mount_export(char *err, size_t errlen);
+/* --nfs-version 4 (nfs4.c): the NFSv4 adapter's calls in the backend's
+ * table, the NFSv3 and NLM ops out of it. */
+void nfs_select_v4(struct backend *be);
 
 
 /* ---- per-client state ---- */

@@ -7,9 +7,33 @@
  */
 #include "nfs.h"
 
-struct nfs_options nfs_opt = { .protocol = "tcp" };
+struct nfs_options nfs_opt = { .protocol = "tcp", .version = 3 };
+
+/* --nfs-version: checked as it is parsed, so that the table the loadfile
+ * is checked against is already the chosen version's. */
+static void version_cb(poptContext con, enum poptCallbackReason reason,
+		       const struct poptOption *o, const char *arg, const void *data)
+{
+	(void)con;
+	(void)data;
+	if (reason != POPT_CALLBACK_REASON_OPTION || !o->longName ||
+	    strcmp(o->longName, "nfs-version") != 0)
+		return;
+	if (!strcmp(arg, "3") && nfs_opt.version == 3)
+		return;
+	if (!strcmp(arg, "4")) {
+		if (nfs_opt.version != 4)
+			nfs_select_v4(&nfs_backend);
+		nfs_opt.version = 4;
+		return;
+	}
+	die(EXIT_USAGE, "nfs: --nfs-version %s: must be 3 or 4", arg);
+}
 
 const struct poptOption nfs_options[] = {
+	{ NULL, 0, POPT_ARG_CALLBACK, (void *)version_cb, 0, NULL, NULL },
+	{ "nfs-version", 0, POPT_ARG_STRING, NULL, 0,
+	  "NFS protocol version: 3 (default; MOUNT, NFSv3, NLM) or 4 (NFSv4.0)", "3|4" },
 	{ "export", 0, POPT_ARG_STRING, &nfs_opt.export, 0,
 	  "the export to mount (nfs backend)", "PATH" },
 	{ "nfs", 0, POPT_ARG_STRING, &nfs_opt.url, 0,
@@ -105,7 +129,7 @@ out:
 
 /* A libnfs context with our settings, mounted.  On failure, NULL and one
  * line in err. */
-static struct nfs_context *mount_export(char *err, size_t errlen)
+struct nfs_context *nfs_mount_export(char *err, size_t errlen)
 {
 	struct nfs_context *nfs = nfs_init_context();
 	const char *server = nfs_opt.server, *export = nfs_opt.export_path;
@@ -132,6 +156,8 @@ static struct nfs_context *mount_export(char *err, size_t errlen)
 	 * reconnecting, so a dead server fails at once */
 	nfs_set_timeout(nfs, nfs_opt.timeout_s * 1000);
 	nfs_set_autoreconnect(nfs, 0);
+	if (nfs_opt.version == 4)
+		nfs_set_version(nfs, 4);	/* NFS_V4, from libnfs-raw-nfs4.h */
 	if (nfs_mount(nfs, server, export) < 0) {
 		const char *text = nfs_get_error(nfs), *hint = "";
 		int port = nfs_opt.mount_port_num ? nfs_opt.mount_port_num : 111;
@@ -236,7 +262,7 @@ int nfsb_setup(struct client *c)
 			 "nfs: the loadfile has NLM lock operations (LOCK4, UNLOCK4, TEST4): run with --enable-nlm");
 		goto fail;
 	}
-	nb->nfs = mount_export(c->error, sizeof(c->error));
+	nb->nfs = nfs_mount_export(c->error, sizeof(c->error));
 	if (!nb->nfs)
 		goto fail;
 	nb->rpc = nfs_get_rpc_context(nb->nfs);
@@ -402,7 +428,7 @@ int nfsb_init(struct options *opt)
 		return -1;
 	}
 #endif
-	nfs = mount_export(err, sizeof(err));
+	nfs = nfs_mount_export(err, sizeof(err));
 	if (!nfs) {
 		warnx_("%s", err);
 		return -1;

@@ -68,7 +68,8 @@ frame_seeds() {
 	{ hdr 29 0 3 27 4096; head -c 27 /dev/zero; hdr 16 0 4 0 71; } >"$1/two_frames"
 }
 
-lib="$top/src/loadfile.c $top/src/sha256.c $top/src/util.c $top/src/numexpr.c $top/src/status.c $top/src/op.c"
+lib="$top/src/loadfile.c $top/src/loadfile_read.c $top/src/sha256.c $top/src/util.c $top/src/numexpr.c
+	$top/src/status.c $top/src/op.c"
 rc=0
 for t in $targets; do
 	corpus=$work/corpus-$t

@@ -40,10 +40,11 @@ _nfs_error() {
 	echo "$NFS_ERROR" >&2
 }
 
-# _nfs_write_conf DIR: ganesha.conf for an NFSv3-only VFS export of DIR/export
-# at /export.  Bind_addr stays out: it does not resolve inside the namespace.
+# _nfs_write_conf DIR: ganesha.conf for a VFS export of DIR/export at
+# /export, NFSv3 only (NFS_PROTOCOLS=4: NFSv4 only, no v3 mount).  Bind_addr
+# stays out: it does not resolve inside the namespace.
 _nfs_write_conf() {
-	local nlm=false
+	local nlm=false protocols=${NFS_PROTOCOLS:-3}
 
 	[ "${NFS_ENABLE_NLM:-0}" = 1 ] && nlm=true
 	cat >"$1/ganesha.conf" <<EOF
@@ -54,7 +55,7 @@ NFS_CORE_PARAM {
 	Enable_NLM = $nlm;
 	Enable_RQUOTA = false;
 	Enable_UDP = false;
-	Protocols = 3;
+	Protocols = $protocols;
 	mount_path_pseudo = true;
 }
 NFS_KRB5 { Active_krb5 = false; }
@@ -66,7 +67,7 @@ EXPORT {
 	Access_Type = RW;
 	Squash = No_Root_Squash;
 	SecType = sys;
-	Protocols = 3;
+	Protocols = $protocols;
 	Transports = TCP;
 	FSAL { Name = VFS; }
 }
@@ -126,7 +127,7 @@ _nfs_wait_ready() {
 			{ _nfs_error "the namespace ended while starting"; return 1; }
 		pgrep -P "$NFS_NS_PID" -x ganesha.nfsd >/dev/null ||
 			{ _nfs_error "ganesha exited while starting: $(tail -n 3 "$NFS_DIR/ganesha.log" 2>/dev/null | tr '\n' ' ')"; return 1; }
-		nfs_ns_exec timeout 5 nfs-ls "$NFS_URL" >/dev/null 2>&1 && return 0
+		nfs_ns_exec timeout 5 nfs-ls "$NFS_URL$_NFS_LS_QUERY" >/dev/null 2>&1 && return 0
 		sleep 0.05
 	done
 	_nfs_error "export not ready after ${NFS_READY_SECONDS}s; log in $NFS_DIR/ganesha.log"
@@ -134,7 +135,7 @@ _nfs_wait_ready() {
 }
 
 # nfs_ns_start: start rpcbind and ganesha in a private namespace; export
-# NFS_DIR NFS_EXPORT_DIR NFS_URL NFS_NS_PID.
+# NFS_DIR NFS_EXPORT_DIR NFS_URL NFS_NS_PID.  NFS_PROTOCOLS=4: a v4-only server.
 nfs_ns_start() {
 	local missing
 
@@ -158,6 +159,8 @@ nfs_ns_start() {
 	mkdir -p "$NFS_DIR/export" "$NFS_DIR/recov"
 	NFS_EXPORT_DIR=$NFS_DIR/export
 	NFS_URL=nfs://127.0.0.1/export
+	_NFS_LS_QUERY=
+	[ "${NFS_PROTOCOLS:-3}" = 4 ] && _NFS_LS_QUERY="?version=4"
 	NFS_NS_PID=
 	_NFS_NETNS=
 	_nfs_write_conf "$NFS_DIR"

@@ -1,0 +1,102 @@
+#!/usr/bin/env bats
+# nfs4.bats - -B nfs --nfs-version 4 against a real NFSv4-only server:
+# nfs-ganesha with Protocols = 4 (tests/lib/nfs.sh, NFS_PROTOCOLS=4), so a
+# run that fell back to NFSv3 would fail to mount.  dbench runs in the
+# server's network namespace, where the server is 127.0.0.1.
+#
+# Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
+
+load helpers
+bats_require_minimum_version 1.5.0
+
+setup() {
+	source "$BATS_TEST_DIRNAME/../lib/nfs.sh"
+	make_tmp
+	"$DBENCH" --help | grep -q -- '--export' || skip "dbench was built without the nfs backend"
+	export NFS_PROTOCOLS=4
+	CLIENT=$DBENCH_SRCDIR/loadfiles/client.txt
+}
+
+teardown() {
+	nfs_stop
+	remove_tmp
+}
+
+nfs4_dbench() {
+	run --separate-stderr nfs_ns_exec timeout 120 "$DBENCH" -B nfs --nfs-version 4 \
+		--server 127.0.0.1 --export /export --nfs-timeout 30 "$@"
+}
+
+assert_export_empty() {
+	local left
+
+	left=$(find "$NFS_EXPORT_DIR" -mindepth 1 | head)
+	[ -z "$left" ] || { echo "left on the export: $left"; return 1; }
+}
+
+@test "nfs4: the default loadfile over NFSv4, 1 client, no mismatch" {
+	srv_start_or_skip nfs_ns_start
+	cp "$CLIENT" "$T/client.txt"
+	nfs4_dbench -c "$T/client.txt" -t 3 --warmup 1 1
+	echo "$output$stderr"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *", 0 mismatches,"* ]]
+	assert_export_empty
+}
+
+@test "nfs4: the default loadfile over NFSv4, 4 clients, no mismatch" {
+	srv_start_or_skip nfs_ns_start
+	cp "$CLIENT" "$T/client.txt"
+	nfs4_dbench -c "$T/client.txt" -t 3 --warmup 1 4
+	echo "$output$stderr"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *", 0 mismatches,"* ]]
+	assert_export_empty
+}
+
+@test "nfs4: Debian's client.txt (its first 3000 lines) over NFSv4, 1 and 4 clients, no mismatch" {
+	[ -r /usr/share/dbench/client.txt ] || skip "dbench's client.txt is not installed"
+	srv_start_or_skip nfs_ns_start
+	head -n 3000 /usr/share/dbench/client.txt >"$T/classic.txt"
+	for n in 1 4; do
+		nfs4_dbench -c "$T/classic.txt" -t 3 --warmup 1 "$n"
+		echo "$output$stderr"
+		[ "$status" -eq 0 ]
+		[[ "$output" == *", 0 mismatches,"* ]]
+	done
+	assert_export_empty
+}
+
+@test "nfs4: NFSv3 ops under --nfs-version 4 are refused at load time" {
+	run --separate-stderr "$DBENCH" -B nfs --nfs-version 4 --server 127.0.0.1 \
+		--export /export -c "$DBENCH_SRCDIR/loadfiles/nfs-example.txt" 1
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"is not supported by the nfs backend"* ]]
+}
+
+@test "nfs4: --nfs-version 5 is one line, exit 2" {
+	run --separate-stderr "$DBENCH" -B nfs --nfs-version 5 --server 127.0.0.1 --export /export 1
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"--nfs-version 5: must be 3 or 4"* ]]
+	[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
+}
+
+@test "nfs4: a v4-only server asked for NFSv3 is one line, exit 2" {
+	srv_start_or_skip nfs_ns_start
+	run --separate-stderr nfs_ns_exec timeout 60 "$DBENCH" -B nfs --server 127.0.0.1 \
+		--export /export --nfs-timeout 5 -c "$CLIENT" 1
+	echo "$output$stderr"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"cannot mount"* ]]
+	[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
+}
+
+@test "nfs4: a v3-only server asked for NFSv4 is one line, exit 2" {
+	export NFS_PROTOCOLS=3
+	srv_start_or_skip nfs_ns_start
+	nfs4_dbench -c "$CLIENT" 1
+	echo "$output$stderr"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"cannot mount"* ]]
+	[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
+}
