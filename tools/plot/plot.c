@@ -573,7 +573,7 @@ static void parse_size_option(const char *s)
 
 int main(int argc, const char **argv)
 {
-	const char *size = NULL;
+	static const char *size;	/* static: popt's copy stays reachable (LeakSanitizer) */
 	int show_version = 0, rc;
 	struct poptOption table[] = {
 		{ "output", 'o', POPT_ARG_STRING, &cfg.dir, 0,
