@@ -187,21 +187,24 @@ void mpi_start(void)
 #define GONE_WAITED_NS (1200 * NSEC_PER_MSEC)
 
 /* Rank 0 is ending the job and has printed why: the other ranks say
- * nothing more (a rank that was stopped would otherwise blame rank 0). */
-static void tell_end(void)
+ * nothing more (a rank that was stopped would otherwise blame rank 0).
+ * gone[r]: rank r has ended (nothing is sent to it: over TCP that would
+ * be a connection attempt, and Open MPI's warning); gone may be NULL. */
+static void tell_end(const bool *gone)
 {
 	static int end = 1;
 	uint64_t until = now_ns() + 200 * NSEC_PER_MSEC;
 	MPI_Request *req;
-	int done = 0;
+	int done = 0, n = 0;
 
 	if (m.rank != 0 || m.size < 2)
 		return;
 	req = xcalloc((size_t)m.size - 1, sizeof(*req));
 	for (int i = 1; i < m.size; i++)
-		MPI_Isend(&end, 1, MPI_INT, i, TAG_END, MPI_COMM_WORLD, &req[i - 1]);
+		if (!gone || !gone[i])
+			MPI_Isend(&end, 1, MPI_INT, i, TAG_END, MPI_COMM_WORLD, &req[n++]);
 	while (!done && now_ns() < until) {
-		MPI_Testall(m.size - 1, req, &done, MPI_STATUSES_IGNORE);
+		MPI_Testall(n, req, &done, MPI_STATUSES_IGNORE);
 		sleep_until_ns(now_ns() + 2 * NSEC_PER_MSEC);
 	}
 	free(req);	/* the requests not done are left to the end of the job */
@@ -225,13 +228,15 @@ static void __attribute__((noreturn)) end_gone(MPI_Request *req, const int *who,
 {
 	char line[600] = "";
 	uint64_t now = now_ns();
+	bool *gone = xcalloc((size_t)m.size, sizeof(*gone));
 
 	for (int i = 0; i < n && who; i++) {
 		int flag = 0;
 
 		MPI_Test(&req[i], &flag, MPI_STATUS_IGNORE);
-		if (flag || (i > 0 && who[i] == who[i - 1] && line[0]))
+		if (flag || gone[who[i]])
 			continue;
+		gone[who[i]] = true;
 		snprintf(line, sizeof(line), "rank %d on %s: its process ended (no %s for %.1f s, and mpirun is ending the job): ending the run on every host",
 			 who[i], m.host[who[i]], what,
 			 (double)(now - (m.last_exchange_ns ? m.last_exchange_ns : m.start_ns)) / 1e9);
@@ -244,7 +249,10 @@ static void __attribute__((noreturn)) end_gone(MPI_Request *req, const int *who,
 	}
 	fflush(stderr);
 	run_exit_hook(EXIT_RUN_FAILED, line);
-	tell_end();
+	tell_end(gone);
+	/* mpirun's SIGKILL ends this process in a second or two; an exit of
+	 * our own would add mpirun's "returned a non-zero exit code" banner */
+	sleep_until_ns(now_ns() + 5 * NSEC_PER_SEC);
 	_exit(EXIT_RUN_FAILED);
 }
 
@@ -309,7 +317,7 @@ static void wait_or_abort(MPI_Request *req, const int *who, int n, const char *w
 	fprintf(stderr, "%s: %s\n", options.progname, line);
 	fflush(stderr);
 	run_exit_hook(EXIT_RUN_FAILED, line);
-	tell_end();
+	tell_end(NULL);
 	MPI_Abort(MPI_COMM_WORLD, EXIT_RUN_FAILED);
 	_exit(EXIT_RUN_FAILED);
 }
