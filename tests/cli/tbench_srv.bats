@@ -206,9 +206,51 @@ teardown() {
 		! kill -0 "$k" 2>/dev/null
 	done
 	grep -q "stopped by Terminated; 3 connections ended" "$T/srv.log"
+	# Each connection's process logged its end, with its counts.
+	cat "$T/srv.log"
+	[ "$(grep -c "disconnected (stopped): stopped by Terminated between requests; 1 requests, " \
+		"$T/srv.log")" -eq 3 ]
 	# The held clients see the connection end and exit on their own.
 	# shellcheck disable=SC2086
 	wait $holders
+}
+
+@test "tbench_srv: a connection stopped inside a frame logs where it stood" {
+	start_srv -b 127.0.0.1
+	# two bytes of a header, then nothing (the server has no --timeout)
+	abuse 127.0.0.1 stall 60 >"$T/stall.out" 3>&- &
+	staller=$!
+	for i in $(seq 100); do
+		[ -n "$(srv_children)" ] && break
+		sleep 0.1
+	done
+	kid=$(srv_children)
+	[ -n "$kid" ]
+	# the two bytes have reached the connection's process: sent, none left
+	# unacknowledged by the server's socket, none left unread in it
+	for i in $(seq 300); do
+		grep -q "2 header bytes sent" "$T/stall.out" &&
+			[ "$(ss -Htn state established "( dport = :$PORT )" | awk '{print $2}')" = 0 ] &&
+			[ "$(ss -Htn state established "( sport = :$PORT )" | awk '{print $1}')" = 0 ] &&
+			break
+		sleep 0.1
+	done
+	ss -Htn state established "( sport = :$PORT or dport = :$PORT )"
+	# the child gets the signal itself, as from a kill of its own: it logs and
+	# exits, the server goes on
+	kill -TERM "$kid"
+	for i in $(seq 100); do
+		grep -q "disconnected (stopped)" "$T/srv.log" && break
+		sleep 0.1
+	done
+	cat "$T/srv.log"
+	grep -q "tbench_srv\[$kid\]: 127.0.0.1:[0-9]*: disconnected (stopped): stopped by Terminated inside a frame; 0 requests, 2 bytes in, 0 bytes out" "$T/srv.log"
+	wait "$staller"
+	grep -q "the server hung up" "$T/stall.out"
+	kill -0 "$SRV_PID"
+	run abuse 127.0.0.1 ping 3
+	[ "$status" -eq 0 ]
+	stop_srv
 }
 
 @test "tbench_srv: SIGINT stops it as SIGTERM does" {
