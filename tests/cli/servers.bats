@@ -229,3 +229,19 @@ nfs_round_trip() {
 	[ "$status" -eq 77 ]
 	[[ "$output" == *"cannot create private namespaces here"*"Operation not permitted"* ]]
 }
+
+@test "nfs: a ganesha that dies while starting is started anew, then fails with its reason" {
+	mkdir "$WORK/bin"
+	printf '#!/bin/sh\necho "fake ganesha: cannot start" >>"$5"\nexit 1\n' \
+		>"$WORK/bin/ganesha.nfsd"
+	chmod +x "$WORK/bin/ganesha.nfsd"
+	run --separate-stderr env PATH="$WORK/bin:$PATH" /bin/bash -c \
+		". '$BATS_TEST_DIRNAME/../lib/nfs.sh'; nfs_ns_start; rc=\$?; echo \"NFS_DIR=\${NFS_DIR:-}\"; exit \$rc"
+	echo "$stderr"
+	[ "$status" -eq 1 ]
+	[ "$(echo "$stderr" | grep -c "start attempt [12] of 3 failed; starting anew")" -eq 2 ]
+	[ "$(echo "$stderr" | grep -c "nfs: ganesha exited while starting: fake ganesha: cannot start")" -eq 3 ]
+	# every attempt cleaned up after itself
+	[ "$output" = "NFS_DIR=" ]
+	[ -z "$(grep -l "fake ganesha" /tmp/dbench-nfs.*/ganesha.log 2>/dev/null)" ]
+}

@@ -30,6 +30,7 @@ _SRV_LIB_DIR=$(cd "$_SRV_LIB_DIR" && pwd)
 . "$_SRV_LIB_DIR/srvutil.sh"
 
 NFS_READY_SECONDS=15	# give up waiting for a starting server after this
+NFS_START_ATTEMPTS=3	# a server that fails to start is started anew, so often
 NFS_STOP_SECONDS=5	# after this, the namespace is killed outright
 
 # _nfs_error MESSAGE: report why and remember it (in NFS_ERROR, SRV_ERROR).
@@ -100,7 +101,7 @@ _nfs_pin_netns() {
 _nfs_wait_holder() {
 	local i state
 
-	for (( i = 0; i < 100; i++ )); do
+	for (( i = 0; i < 400; i++ )); do
 		srv_alive "$_NFS_UNSHARE_PID" ||
 			{ _nfs_error "unshare exited: $(tail -n 2 "$NFS_DIR/ns.out" 2>/dev/null)"; return 1; }
 		if [ -z "${NFS_NS_PID:-}" ]; then
@@ -114,7 +115,7 @@ _nfs_wait_holder() {
 		esac
 		sleep 0.05
 	done
-	_nfs_error "the namespace did not start rpcbind and ganesha within 5s"
+	_nfs_error "the namespace did not start rpcbind and ganesha within 20s"
 	return 1
 }
 
@@ -136,7 +137,21 @@ _nfs_wait_ready() {
 
 # nfs_ns_start: start rpcbind and ganesha in a private namespace; export
 # NFS_DIR NFS_EXPORT_DIR NFS_URL NFS_NS_PID.  NFS_PROTOCOLS=4: a v4-only server.
+# A start that fails (on a loaded machine ganesha or the namespace sometimes
+# dies while starting) is cleaned up and tried again, NFS_START_ATTEMPTS in
+# all; each failure is said on stderr, and the last one is the result.
 nfs_ns_start() {
+	local attempt rc
+
+	for (( attempt = 1; ; attempt++ )); do
+		rc=0
+		_nfs_ns_start_once || rc=$?
+		[ "$rc" -eq 1 ] && [ "$attempt" -lt "$NFS_START_ATTEMPTS" ] || return "$rc"
+		echo "nfs: start attempt $attempt of $NFS_START_ATTEMPTS failed; starting anew" >&2
+	done
+}
+
+_nfs_ns_start_once() {
 	local missing
 
 	NFS_ERROR=
