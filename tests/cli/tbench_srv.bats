@@ -161,19 +161,21 @@ teardown() {
 
 @test "tbench_srv: --max-clients refuses connections over the limit" {
 	start_srv -b 127.0.0.1 --max-clients 2
-	abuse 127.0.0.1 hold 3 >"$T/hold1" 3>&- &
+	# two held connections (60 s: the test ends them once it is done with
+	# them; started without the function, so that $! is the client's pid)
+	"$TBENCH_ABUSE" 127.0.0.1 "$PORT" hold 60 >"$T/hold1" 3>&- &
 	h1=$!
-	abuse 127.0.0.1 hold 3 >"$T/hold2" 3>&- &
+	"$TBENCH_ABUSE" 127.0.0.1 "$PORT" hold 60 >"$T/hold2" 3>&- &
 	h2=$!
-	for i in $(seq 50); do
-		[ "$(srv_children | wc -l)" -eq 2 ] && break
-		sleep 0.1
-	done
+	wait_children 2
 	run abuse 127.0.0.1 busy
 	echo "$output"
 	[ "$status" -eq 0 ]
 	grep -q "refused: 2 connections already (--max-clients)" "$T/srv.log"
-	wait "$h1" "$h2"
+	kill "$h1" "$h2"
+	wait "$h1" "$h2" || true
+	# their connection processes see them go, and room is made
+	wait_children 0
 	run abuse 127.0.0.1 ping 3
 	[ "$status" -eq 0 ]
 	stop_srv
@@ -195,10 +197,7 @@ teardown() {
 		abuse 127.0.0.1 hold 30 >/dev/null 3>&- &
 		holders="$holders $!"
 	done
-	for i in $(seq 50); do
-		[ "$(srv_children | wc -l)" -eq 3 ] && break
-		sleep 0.1
-	done
+	wait_children 3
 	kids=$(srv_children)
 	[ "$(echo "$kids" | wc -l)" -eq 3 ]
 	stop_srv TERM
@@ -220,10 +219,7 @@ teardown() {
 	# two bytes of a header, then nothing (the server has no --timeout)
 	abuse 127.0.0.1 stall 60 >"$T/stall.out" 3>&- &
 	staller=$!
-	for i in $(seq 100); do
-		[ -n "$(srv_children)" ] && break
-		sleep 0.1
-	done
+	wait_children 1
 	kid=$(srv_children)
 	[ -n "$kid" ]
 	# the two bytes have reached the connection's process: sent, none left
@@ -263,10 +259,7 @@ teardown() {
 	start_srv -b 127.0.0.1
 	abuse 127.0.0.1 hold 30 >/dev/null 3>&- &
 	holder=$!
-	for i in $(seq 50); do
-		[ -n "$(srv_children)" ] && break
-		sleep 0.1
-	done
+	wait_children 1
 	kid=$(srv_children)
 	[ -n "$kid" ]
 	kill -KILL "$SRV_PID"
