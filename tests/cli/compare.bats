@@ -16,13 +16,17 @@ COMPARE=${COMPARE:-$(dirname "$DBENCH")/../tools/dbench-compare}
 XSD="$DBENCH_SRCDIR/tests/cli/junit.xsd"
 
 # The runs every test compares, made once: on the null backend seven of
-# 4 passes paced at 4 MB/s (base), seven more the same (same), seven at
+# 8 passes paced at 4 MB/s (base), seven more the same (same), seven at
 # half the rate (slow), interleaved so that the machine's load falls on
-# all alike; the same on the fileio backend.  Each run takes a few tenths
-# of a second.  The pacing is slow (an op every 16 ms) so that a loaded
+# all alike; the same on the fileio backend.  Each run takes a quarter or
+# half a second.  The pacing is slow (an op every 16 ms) so that a loaded
 # machine still keeps it, and there are seven runs a side: the U test
 # reaches p < 0.05 even when the load stalls one run for a second (one
-# such run among five was enough to miss it).  Then sweeps of 1 and 2
+# such run among five was enough to miss it).  A paced run catches up
+# after a stall, except at its end: its window ends with its last op, so a
+# late last wake-up lengthens it.  Runs of 4 passes (0.13 s) lost half
+# their throughput to a 0.13 s delay, and at load 10 two base runs of
+# seven did; 8 passes halve that share.  Then sweeps of 1 and 2
 # clients, two files a side of four runs a point (pooled: eight runs a
 # point a side), at the same pace (base, same) and at half of it (slow).
 setup_file() {
@@ -31,7 +35,7 @@ setup_file() {
 	mkdir "$R/d"
 	T=$R small_loadfile	# helpers.bash: $R/small.txt, 8 ops, 128 KiB a pass
 	printf 'Deltree "\\clients" *\n' > "$R/other.txt"
-	local i run="-c $R/small.txt --passes 4"
+	local i run="-c $R/small.txt --passes 8"
 	for i in 1 2 3 4 5 6 7; do
 		"$DBENCH" -B null $run -R 4 --json "$R/base$i.json" 1 >/dev/null
 		"$DBENCH" -B null $run -R 4 --json "$R/same$i.json" 1 >/dev/null
@@ -43,7 +47,7 @@ setup_file() {
 	done
 	"$DBENCH" -B null -c "$R/other.txt" --run-once --json "$R/other.json" 1 >/dev/null
 	for i in a b; do
-		run="-B null -c $R/small.txt --passes 4 --sweep 1,2 --repeat 4"
+		run="-B null -c $R/small.txt --passes 8 --sweep 1,2 --repeat 4"
 		"$DBENCH" $run -R 4 --json "$R/sweep-base-$i.json" >/dev/null
 		"$DBENCH" $run -R 4 --json "$R/sweep-same-$i.json" >/dev/null
 		"$DBENCH" $run -R 2 --json "$R/sweep-slow-$i.json" >/dev/null
@@ -231,7 +235,7 @@ median_run() {
 }
 
 @test "compare: differences in settings are warnings" {
-	"$DBENCH" -B null -c small.txt --passes 4 -R 4 --json two.json 2 >/dev/null
+	"$DBENCH" -B null -c small.txt --passes 8 -R 4 --json two.json 2 >/dev/null
 	run --separate-stderr "$COMPARE" base1.json base2.json -- two.json
 	[[ "$stderr" == *"warning: clients differs: 1 in base1.json, 2 in two.json"* ]]
 	[[ "$stderr" == *"warning: processes differs"* ]]
