@@ -85,7 +85,7 @@ struct client {
  * struct backend, struct client or the meaning of a field changes; a
  * module built against another interface (or with other struct sizes) is
  * refused with one line, before anything else in it is read. */
-#define BACKEND_INTERFACE 1
+#define BACKEND_INTERFACE 2	/* 2: struct backend gained why_unsupported */
 
 struct backend_abi {
 	uint32_t interface;	/* BACKEND_INTERFACE */
@@ -134,6 +134,12 @@ struct backend {
 	int (*remove_tree)(struct client *c, const char *path);
 	/* Does the path exist?  1 yes, 0 no, -1 error (c->error set). */
 	int (*exists)(struct client *c, const char *path);
+	/* Why the backend lacks op id (its handler is NULL), or NULL: the
+	 * rest of the load-time refusal "FILE:N: NAME <reason>", e.g. "is an
+	 * NFSv3 operation: not available with --nfs-version 4".  Without it
+	 * (or when it answers NULL) the line ends "is not supported by the
+	 * NAME backend".  Asked in the parent, after the options are parsed. */
+	const char *(*why_unsupported)(int id);
 	/* Handlers, indexed by op id; NULL where the backend lacks the op
 	 * (a loadfile using it is refused at load time). */
 	uint32_t (*op[OP_COUNT])(struct client *c, const struct op *op);

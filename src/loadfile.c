@@ -1129,12 +1129,18 @@ int program_check_backend(const struct program *prog, const struct backend *be, 
 	for (int id = 0; id < OP_COUNT; id++) {
 		if (!prog->count[id] || be->op[id])
 			continue;
+		const char *why = be->why_unsupported ? be->why_unsupported(id) : NULL;
+
 		for (uint32_t i = 0; i < prog->nops; i++) {
-			if (prog->ops[i].id == id) {
+			if (prog->ops[i].id != id)
+				continue;
+			if (why)
+				fprintf(errors, "%s:%u: %s %s\n", prog->filename, prog->ops[i].line,
+					op_info[id].name, why);
+			else
 				fprintf(errors, "%s:%u: %s is not supported by the %s backend\n",
 					prog->filename, prog->ops[i].line, op_info[id].name, be->name);
-				break;
-			}
+			break;
 		}
 		bad = -1;
 	}

@@ -380,6 +380,7 @@ struct backend nfs_backend = {
 	.teardown = nfsb_teardown,
 	.remove_tree = nfsb_remove_tree,
 	.exists = nfsb_exists,
+	.why_unsupported = nfsb_why_unsupported,
 	.op = {
 		NB_OPS,
 		[OP_GETATTR3] = nfsb_getattr3,

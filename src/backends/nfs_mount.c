@@ -30,6 +30,22 @@ static void version_cb(poptContext con, enum poptCallbackReason reason,
 	die(EXIT_USAGE, "nfs: --nfs-version %s: must be 3 or 4", arg);
 }
 
+/* Why an op is missing from the table, for the load-time refusal: the
+ * NFSv3 and NLM ops exist only under --nfs-version 3 (nfs_select_v4 takes
+ * them out), and the NLM ones only with a libnfs that has NLM. */
+const char *nfsb_why_unsupported(int id)
+{
+	enum status_domain domain = op_info[id].domain;
+
+	if (nfs_opt.version == 4 && domain == DOMAIN_NFS)
+		return "is an NFSv3 operation: not available with --nfs-version 4";
+	if (nfs_opt.version == 4 && domain == DOMAIN_NLM)
+		return "is an NLM (NFSv3 byte-range lock) operation: not available with --nfs-version 4";
+	if (domain == DOMAIN_NLM)
+		return "is an NLM operation: this dbench was built with a libnfs without NLM";
+	return NULL;
+}
+
 const struct poptOption nfs_options[] = {
 	{ NULL, 0, POPT_ARG_CALLBACK, (void *)version_cb, 0, NULL, NULL },
 	{ "nfs-version", 0, POPT_ARG_STRING, NULL, 0,

@@ -3,8 +3,10 @@
 # each with its own hostname; mpirun (in the head's namespace) starts its
 # daemons through an agent script that runs `ip netns exec` instead of ssh
 # (doc: shared multi-host recipe, README "Several client hosts").  tbench
-# from two client hosts against tbench_srv in a third.  Needs root, ip,
-# unshare, mpirun and a dbench built with MPI; skipped otherwise.
+# from two client hosts against tbench_srv in a third; dbench -B nfs from the
+# two against nfs-ganesha in a namespace of its own on the same bridge
+# (tests/lib/nfs.sh with NFS_NETNS).  Needs root, ip, unshare, mpirun and a
+# dbench built with MPI; skipped otherwise.
 
 load helpers
 
@@ -26,17 +28,10 @@ setup() {
 	ip netns add "${P}sw" && NSS+=("${P}sw")
 	ip -n "${P}sw" link add br0 type bridge
 	ip -n "${P}sw" link set br0 up
-	local i=1 h
-	for h in h1 h2 h3 srv; do
-		ip netns add "$P$h" && NSS+=("$P$h")
-		ip link add "${P}v$i" netns "$P$h" type veth peer name "p$i" netns "${P}sw"
-		ip -n "${P}sw" link set "p$i" master br0
-		ip -n "${P}sw" link set "p$i" up
-		ip -n "$P$h" addr add "$NET$i/24" dev "${P}v$i"
-		ip -n "$P$h" link set "${P}v$i" up
-		ip -n "$P$h" link set lo up
-		i=$((i + 1))
-	done
+	add_host h1 1
+	add_host h2 2
+	add_host h3 3
+	add_host srv 4
 	cat >"$T/agent" <<EOF
 #!/bin/bash
 # mpirun's remote shell: run the command on "host" = in its namespace, with its hostname
@@ -56,7 +51,20 @@ EOF
 	[ -n "$PORT" ]
 }
 
+# add_host NAME I: namespace $P$NAME on the bridge, address $NET$I
+add_host() {
+	ip netns add "$P$1" && NSS+=("$P$1")
+	ip link add "${P}v$2" netns "$P$1" type veth peer name "p$2" netns "${P}sw"
+	ip -n "${P}sw" link set "p$2" master br0
+	ip -n "${P}sw" link set "p$2" up
+	ip -n "$P$1" addr add "$NET$2/24" dev "${P}v$2"
+	ip -n "$P$1" link set "${P}v$2" up
+	ip -n "$P$1" link set lo up
+}
+
 teardown() {
+	# ganesha first (its namespace is ours to delete below)
+	declare -F nfs_stop >/dev/null && nfs_stop
 	[ -s "${T:-/nonexistent}/srv.pid" ] && kill "$(cat "$T/srv.pid")" 2>/dev/null
 	[ -n "${T:-}" ] && pkill -KILL -f -- "$T" 2>/dev/null
 	local ns
@@ -115,4 +123,46 @@ mpirun_hosts() {
 		sleep 0.1
 	done
 	[ -z "$(ip netns pids "${P}h2"; ip netns pids "${P}h3")" ]
+}
+
+@test "mpi hosts: dbench -B nfs from two client hosts against ganesha on a third: one export, a directory per client" {
+	"$DBENCH" --help | grep -q -- '--export' || skip "dbench was built without the nfs backend"
+	source "$BATS_TEST_DIRNAME/../lib/nfs.sh"
+	# ganesha (and its rpcbind) in a namespace of its own on the bridge
+	add_host nfs 5
+	NFS_NETNS=${P}nfs NFS_ADDR=${NET}5 srv_start_or_skip nfs_ns_start
+	# a loadfile that never removes the client's directory (no Deltree a time
+	# limit could cut a pass after)
+	cat >"$T/example.txt" <<'L'
+0.000 MKDIR3 "/clients" *
+0.000 MKDIR3 "/clients/client1" *
+0.000 CREATE3 "/clients/client1/small-file" 0 0x00000000
+0.000 WRITE3 "/clients/client1/small-file" 0 10240 2 0x00000000
+0.000 GETATTR3 "/clients/client1/small-file" 0x00000000
+0.000 READ3 "/clients/client1/small-file" 0 10240 0x00000000
+L
+	run mpirun_hosts "$DBENCH" --mpi -B nfs --server "${NET}5" --export /export --nfs-timeout 30 \
+		-c "$T/example.txt" -D "$T/d" -t 2 --warmup 1 --json "$T/r.json" 4
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[ "$(grep -c '^Throughput' <<<"$output")" -eq 1 ]
+	grep -q '^Throughput .* 4 clients  4 procs' <<<"$output"
+	grep -q ', 0 mismatches,' <<<"$output"
+	grep -q '^MPI: 4 clients over 2 ranks .* on h2 h3' <<<"$output"
+	grep -Eq '^ 0 +h2 +2 ' <<<"$output"
+	grep -Eq '^ 1 +h3 +2 ' <<<"$output"
+	"$PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [r["host"] for r in d["mpi"]["per_rank"]] == ["h2", "h3"]; assert d["results"]["mismatches"] == 0' "$T/r.json"
+	# the run removed what it made: the export is empty
+	[ -z "$(find "$NFS_EXPORT_DIR" -mindepth 1 | head)" ] || { find "$NFS_EXPORT_DIR" | head; false; }
+	# with --skip-cleanup each client's tree stays: one per global client id
+	run mpirun_hosts "$DBENCH" --mpi -B nfs --server "${NET}5" --export /export --nfs-timeout 30 \
+		-c "$T/example.txt" -D "$T/d" -t 1 --warmup 0 --skip-cleanup 4
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	grep -q ', 0 mismatches,' <<<"$output"
+	[ "$(ls "$NFS_EXPORT_DIR/clients" | tr '\n' ' ')" = "client0 client1 client2 client3 " ] ||
+		{ ls -R "$NFS_EXPORT_DIR"; false; }
+	for c in 0 1 2 3; do
+		[ -f "$NFS_EXPORT_DIR/clients/client$c/small-file" ]
+	done
+	nfs_stop
+	[ -z "$(ip netns pids "${P}nfs")" ]
 }

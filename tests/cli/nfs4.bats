@@ -67,11 +67,27 @@ assert_export_empty() {
 	assert_export_empty
 }
 
-@test "nfs4: NFSv3 ops under --nfs-version 4 are refused at load time" {
+@test "nfs4: NFSv3 ops under --nfs-version 4 are refused at load time, saying why" {
 	run --separate-stderr "$DBENCH" -B nfs --nfs-version 4 --server 127.0.0.1 \
 		--export /export -c "$DBENCH_SRCDIR/loadfiles/nfs-example.txt" 1
 	[ "$status" -eq 2 ]
-	[[ "$stderr" == *"is not supported by the nfs backend"* ]]
+	[[ "$stderr" == *"nfs-example.txt:17: READ3 is an NFSv3 operation: not available with --nfs-version 4"* ]]
+	printf '%s\n' 'NTCreateX "/a" 0x0 0x0 1 NT_STATUS_OK' 'READ3 "/a" 0 10 0x00000000' >"$T/v3.txt"
+	run --separate-stderr "$DBENCH" -B nfs --nfs-version 4 --server 127.0.0.1 \
+		--export /export -c "$T/v3.txt" 1
+	echo "$output$stderr"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "$T/v3.txt:2: READ3 is an NFSv3 operation: not available with --nfs-version 4" ]
+	printf '%s\n' 'LOCK4 "/a" 0 10 NLM4_GRANTED' >"$T/nlm.txt"
+	run --separate-stderr "$DBENCH" -B nfs --nfs-version 4 --server 127.0.0.1 \
+		--export /export -c "$T/nlm.txt" 1
+	echo "$output$stderr"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "$T/nlm.txt:1: LOCK4 is an NLM (NFSv3 byte-range lock) operation: not available with --nfs-version 4" ]
+	# the same loadfile under NFSv3 passes the check
+	run --separate-stderr "$DBENCH" -B nfs --server 127.0.0.1 --export /export \
+		-c "$T/v3.txt" --check-loadfile 1
+	[ "$status" -eq 0 ]
 }
 
 @test "nfs4: --nfs-version 5 is one line, exit 2" {

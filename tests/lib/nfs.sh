@@ -16,6 +16,20 @@
 # (reason in NFS_ERROR).  Set NFS_ENABLE_NLM=1 before nfs_ns_start to have
 # ganesha serve NLM (byte-range locks) too, with rpc.statd beside it.
 #
+# On a bridge, for clients in other namespaces (tests/cli/mpi_hosts.bats):
+# set NFS_NETNS to a network namespace the caller made with `ip netns add`
+# and joined to its bridge, and NFS_ADDR to that namespace's address there.
+# rpcbind and ganesha then run in that namespace (still in a private mount
+# and pid namespace), NFS_URL is nfs://$NFS_ADDR/export, and every host on
+# the bridge reaches the server at NFS_ADDR.  The namespace stays the
+# caller's to delete; nfs_stop ends every process in it, so it should hold
+# nothing else.
+#
+#	ip netns add t1srv; ...veth to the bridge, 10.9.0.5/24 on it...
+#	NFS_NETNS=t1srv NFS_ADDR=10.9.0.5 nfs_ns_start || exit
+#	ip netns exec t1h2 nfs-ls "$NFS_URL"
+#	nfs_stop; ip netns del t1srv
+#
 # Call the start function directly, not under bats' `run` (a subshell would
 # lose the variables it sets).  In bats: `srv_start_or_skip nfs_ns_start` skips the
 # test, with the reason, when the machine cannot run the server.
@@ -84,6 +98,23 @@ _nfs_probe_namespaces() {
 	return "$SRV_SKIP"
 }
 
+# _nfs_netns_check: with NFS_NETNS set, check the caller's namespace and
+# address; sets _NFS_UNSHARE, the command that makes the server's namespaces
+# (a new network namespace, or the caller's named one).
+_nfs_netns_check() {
+	_NFS_UNSHARE=(unshare --net --mount --propagation private --pid --fork
+		--kill-child --mount-proc)
+	[ -n "${NFS_NETNS:-}" ] || return 0
+	[ -n "${NFS_ADDR:-}" ] ||
+		{ _nfs_error "NFS_NETNS=$NFS_NETNS needs NFS_ADDR (the server's address there)"; return 1; }
+	ip netns exec "$NFS_NETNS" true 2>/dev/null </dev/null ||
+		{ _nfs_error "no network namespace '$NFS_NETNS' (make it with ip netns add)"; return 1; }
+	ip -n "$NFS_NETNS" -o addr show 2>/dev/null | grep -q " inet $NFS_ADDR/" ||
+		{ _nfs_error "namespace $NFS_NETNS has no address $NFS_ADDR"; return 1; }
+	_NFS_UNSHARE=(ip netns exec "$NFS_NETNS" unshare --mount --propagation private
+		--pid --fork --kill-child --mount-proc)
+}
+
 # _nfs_pin_netns: note the namespace's identity (_NFS_NETNS, its inode
 # number, how srv_netns_procs finds every process in it) and hold it open
 # until nfs_stop is done: the kernel gives a freed number to the next
@@ -136,6 +167,7 @@ _nfs_wait_ready() {
 
 # nfs_ns_start: start rpcbind and ganesha in a private namespace; export
 # NFS_DIR NFS_EXPORT_DIR NFS_URL NFS_NS_PID.  NFS_PROTOCOLS=4: a v4-only server.
+# NFS_NETNS and NFS_ADDR: in the caller's namespace on a bridge (see above).
 nfs_ns_start() {
 	local missing
 
@@ -153,12 +185,14 @@ nfs_ns_start() {
 		return 1
 	fi
 	_nfs_probe_namespaces || return
+	_nfs_netns_check || return
 
 	NFS_DIR=$(mktemp -d -t dbench-nfs.XXXXXX) ||
 		{ _nfs_error "cannot create a temporary directory"; return 1; }
 	mkdir -p "$NFS_DIR/export" "$NFS_DIR/recov"
 	NFS_EXPORT_DIR=$NFS_DIR/export
 	NFS_URL=nfs://127.0.0.1/export
+	[ -n "${NFS_NETNS:-}" ] && NFS_URL=nfs://$NFS_ADDR/export
 	_NFS_LS_QUERY=
 	[ "${NFS_PROTOCOLS:-3}" = 4 ] && _NFS_LS_QUERY="?version=4"
 	NFS_NS_PID=
@@ -167,8 +201,8 @@ nfs_ns_start() {
 
 	# --kill-child: when unshare dies, pid 1 inside dies, and with it the
 	# whole namespace.  fd 3 is closed for bats.
-	unshare --net --mount --propagation private --pid --fork --kill-child \
-		--mount-proc bash "$_SRV_LIB_DIR/nfs-ns-init.sh" "$NFS_DIR" \
+	# (ip netns exec execs unshare: $! is unshare's pid either way.)
+	"${_NFS_UNSHARE[@]}" bash "$_SRV_LIB_DIR/nfs-ns-init.sh" "$NFS_DIR" \
 		"$([ "${NFS_ENABLE_NLM:-0}" = 1 ] && echo nlm)" \
 		</dev/null >"$NFS_DIR/ns.out" 2>&1 3>&- &
 	_NFS_UNSHARE_PID=$!
@@ -183,9 +217,10 @@ nfs_ns_start() {
 }
 
 # nfs_ns_exec CMD [ARG...]: run an external command in the server's network
-# namespace, where the server is 127.0.0.1.  Only the network namespace is
-# entered: the command sees the host's files and /proc (ASan needs its own
-# /proc/self), and NFS_EXPORT_DIR is the same path there.
+# namespace, where the server is 127.0.0.1 (and NFS_ADDR on a bridge).  Only
+# the network namespace is entered: the command sees the host's files and
+# /proc (ASan needs its own /proc/self), and NFS_EXPORT_DIR is the same path
+# there.
 nfs_ns_exec() {
 	[ -n "${NFS_NS_PID:-}" ] ||
 		{ _nfs_error "no namespace of ours (call nfs_ns_start)"; return 1; }
