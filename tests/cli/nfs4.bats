@@ -183,6 +183,7 @@ assert_export_empty() {
 	[ "$(grep -Ec "^dbench: client [01] failed: nfs 127\.0\.0\.1: .*(no reply in 2 s|timed out)" "$T/err")" -eq 2 ]
 	grep -q "^Throughput " "$T/out"
 	assert_no_procs
+}
 
 # Two clients, one file (a shared root): each locks its own byte (child),
 # then tries the other's: the server says no (LOCK_NOT_GRANTED); after the
