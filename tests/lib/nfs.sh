@@ -131,7 +131,7 @@ _nfs_pin_netns() {
 _nfs_wait_holder() {
 	local i state
 
-	for (( i = 0; i < 100; i++ )); do
+	for (( i = 0; i < 400; i++ )); do
 		srv_alive "$_NFS_UNSHARE_PID" ||
 			{ _nfs_error "unshare exited: $(tail -n 2 "$NFS_DIR/ns.out" 2>/dev/null)"; return 1; }
 		if [ -z "${NFS_NS_PID:-}" ]; then
@@ -145,7 +145,7 @@ _nfs_wait_holder() {
 		esac
 		sleep 0.05
 	done
-	_nfs_error "the namespace did not start rpcbind and ganesha within 5s"
+	_nfs_error "the namespace did not start rpcbind and ganesha within 20s"
 	return 1
 }
 
@@ -282,7 +282,8 @@ nfs_stop() {
 	fi
 	if [ -n "${_NFS_UNSHARE_PID:-}" ] &&
 		! srv_wait_gone "$NFS_STOP_SECONDS" "$_NFS_UNSHARE_PID"; then
-		kill -KILL "$_NFS_UNSHARE_PID" 2>/dev/null || true
+		# only if it is still our unshare, not a process that got its pid
+		srv_is "$_NFS_UNSHARE_PID" unshare && kill -KILL "$_NFS_UNSHARE_PID" 2>/dev/null || true
 		srv_wait_gone 5 "$_NFS_UNSHARE_PID" || true
 	fi
 	srv_wait_gone 5 ${NFS_NS_PID:+"$NFS_NS_PID"} || true
