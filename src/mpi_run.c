@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <mpi.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -67,6 +68,26 @@ int mpi_size(void)
 	return m.on ? m.size : 1;
 }
 
+/*
+ * mpirun binds each rank to a core unless told otherwise (OpenMPI 4: a
+ * core for up to 2 ranks, a socket above), and every client a rank forks
+ * inherits it: one rank per host put all of the host's clients on one core.
+ * A rank is a launcher, not a compute process: unless the user chose a
+ * binding (--bind-to sets OMPI_MCA_hwloc_base_binding_policy), give it back
+ * every CPU it may use (the kernel keeps it inside its cpuset).
+ */
+static void undo_default_binding(void)
+{
+	cpu_set_t all;
+
+	if (!getenv("OMPI_MCA_orte_bound_at_launch") || getenv("OMPI_MCA_hwloc_base_binding_policy"))
+		return;
+	CPU_ZERO(&all);
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		CPU_SET(cpu, &all);
+	sched_setaffinity(0, sizeof(all), &all);	/* best effort: as bound, else */
+}
+
 void mpi_start(void)
 {
 	char host[HOST_MAX] = "";
@@ -83,6 +104,7 @@ void mpi_start(void)
 	gethostname(host, sizeof(host) - 1);
 	m.host = xcalloc((size_t)m.size, sizeof(*m.host));
 	MPI_Allgather(host, HOST_MAX, MPI_CHAR, m.host, HOST_MAX, MPI_CHAR, MPI_COMM_WORLD);
+	undo_default_binding();
 	if (nprocs < m.size) {
 		if (m.rank == 0)
 			fprintf(stderr, "%s: --mpi: NPROCS (%d) is fewer than the ranks (%d): each rank needs a client process\n",
