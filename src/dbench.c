@@ -245,6 +245,7 @@ int main(int argc, const char **argv)
 	if (options.nsweep) {
 		status = sweep_main(prog, be);
 		program_free(prog);
+		mpi_finish();
 		return status;
 	}
 	/* one run, or --repeat's runs: see runs.h */
@@ -257,6 +258,10 @@ int main(int argc, const char **argv)
 		status = set.nruns ? report(&set.run[0]) : set.status;
 	} else {
 		run_set_report(stdout, &set);
+		if (run_set_has_ranks(&set)) {	/* --mpi: each run's ranks */
+			run_set_rank_header(stdout, false);
+			run_set_rank_lines(stdout, &set, 0);
+		}
 		status = set.status;
 		if (options.json && set.nruns &&
 		    run_set_write_json(&set, options.json, options.stdout_fd) < 0 && status == 0)

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <mpi.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -88,10 +89,49 @@ static void undo_default_binding(void)
 	sched_setaffinity(0, sizeof(all), &all);	/* best effort: as bound, else */
 }
 
+void mpi_spread(int nprocs)
+{
+	/* NPROCS spread over the ranks: the first NPROCS % ranks get one more */
+	int share = nprocs / m.size + (m.rank < nprocs % m.size);
+	int base = m.rank * (nprocs / m.size) + MIN(m.rank, nprocs % m.size);
+
+	options.nprocs = share;
+	options.clients_total = nprocs * options.clients_per_process;
+	options.nclients = share * options.clients_per_process;
+	options.client_base = base * options.clients_per_process;
+}
+
+int mpi_max(int value)
+{
+	int max = value;
+
+	if (m.on)
+		MPI_Allreduce(&value, &max, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	return max;
+}
+
+/* A refusal at the start: one line (rank 0), the --json error document
+ * (rank 0), every rank exits 2. */
+static void __attribute__((format(printf, 1, 2), noreturn)) refuse(const char *fmt, ...)
+{
+	char message[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(message, sizeof(message), fmt, ap);
+	va_end(ap);
+	if (m.rank == 0) {
+		fprintf(stderr, "%s: %s\n", options.progname, message);
+		run_exit_hook(EXIT_USAGE, message);
+	}
+	MPI_Finalize();
+	exit(EXIT_USAGE);
+}
+
 void mpi_start(void)
 {
 	char host[HOST_MAX] = "";
-	int base, share, nprocs = options.nprocs;
+	int nprocs = options.nprocs;
 
 	/* OpenMPI warns when a process forks after MPI_Init; the clients
 	 * never call MPI, so the warning is noise */
@@ -105,20 +145,16 @@ void mpi_start(void)
 	m.host = xcalloc((size_t)m.size, sizeof(*m.host));
 	MPI_Allgather(host, HOST_MAX, MPI_CHAR, m.host, HOST_MAX, MPI_CHAR, MPI_COMM_WORLD);
 	undo_default_binding();
-	if (nprocs < m.size) {
-		if (m.rank == 0)
-			fprintf(stderr, "%s: --mpi: NPROCS (%d) is fewer than the ranks (%d): each rank needs a client process\n",
-				options.progname, nprocs, m.size);
-		MPI_Finalize();
-		exit(EXIT_USAGE);
-	}
-	/* NPROCS spread over the ranks: the first NPROCS % ranks get one more */
-	share = nprocs / m.size + (m.rank < nprocs % m.size);
-	base = m.rank * (nprocs / m.size) + MIN(m.rank, nprocs % m.size);
-	options.nprocs = share;
-	options.clients_total = nprocs * options.clients_per_process;
-	options.nclients = share * options.clients_per_process;
-	options.client_base = base * options.clients_per_process;
+	/* --sweep: every point is spread over the ranks; each rank needs a
+	 * client process at every point */
+	for (int i = 0; i < options.nsweep; i++)
+		if (options.sweep[i] < m.size)
+			refuse("--mpi: --sweep point %d (%d process%s) is fewer than the ranks (%d): each rank needs a client process at every point",
+			       i + 1, options.sweep[i], options.sweep[i] == 1 ? "" : "es", m.size);
+	if (nprocs < m.size)
+		refuse("--mpi: NPROCS (%d) is fewer than the ranks (%d): each rank needs a client process", nprocs,
+		       m.size);
+	mpi_spread(nprocs);
 	/* one seed for the whole run: rank 0's */
 	MPI_Bcast(&options.seed, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
 	if (m.rank != 0) {
@@ -320,8 +356,13 @@ void mpi_banner(void)
 {
 	if (!m.on || options.machine_readable)
 		return;
-	printf("MPI: %d clients over %d ranks (the first %d with one process more) on", options.clients_total,
-	       m.size, (options.clients_total / options.clients_per_process) % m.size);
+	if (options.nsweep)
+		printf("MPI: each point's client processes over %d ranks (the first ones with one more) on",
+		       m.size);
+	else
+		printf("MPI: %d clients over %d ranks (the first %d with one process more) on",
+		       options.clients_total, m.size,
+		       (options.clients_total / options.clients_per_process) % m.size);
 	for (int i = 0; i < m.size; i++)
 		if (i == 0 || strcmp(m.host[i], m.host[i - 1]) != 0)
 			printf(" %s", m.host[i]);
@@ -340,12 +381,12 @@ void mpi_host_lines(FILE *out)
 			m.res[i].mbps, m.res[i].ops_per_sec, m.res[i].p99_ms);
 }
 
-void mpi_json_add(json_t *doc)
+json_t *mpi_json(void)
 {
 	json_t *ranks;
 
-	if (!m.on || !m.res || !doc)
-		return;
+	if (!m.on || !m.res)
+		return NULL;
 	ranks = json_array();
 	for (int i = 0; i < m.size; i++)
 		json_array_append_new(ranks, json_pack("{s:i s:s s:i s:f s:f s:f s:O}", "rank", i, "host",
@@ -353,9 +394,18 @@ void mpi_json_add(json_t *doc)
 						       m.res[i].mbps, "ops_per_sec", m.res[i].ops_per_sec,
 						       "p99_ms", m.res[i].p99_ms, "result",
 						       m.res[i].doc ? m.res[i].doc : json_null()));
-	json_object_set_new(doc, "mpi", json_pack("{s:i s:o s:I s:I}", "ranks", m.size, "per_rank", ranks,
-						  "exchanges", (json_int_t)m.exchanges,
-						  "exchange_cpu_ns", (json_int_t)m.exchange_cpu_ns));
+	return json_pack("{s:i s:o s:I s:I}", "ranks", m.size, "per_rank", ranks, "exchanges",
+			 (json_int_t)m.exchanges, "exchange_cpu_ns", (json_int_t)m.exchange_cpu_ns);
+}
+
+void mpi_json_add(json_t *doc)
+{
+	json_t *mpi = mpi_json();
+
+	if (mpi && doc)
+		json_object_set_new(doc, "mpi", mpi);
+	else
+		json_decref(mpi);
 }
 
 void mpi_finish(void)

@@ -8,6 +8,7 @@
  *   mpi_start       after the options: MPI_Init, the rank's share of
  *                   NPROCS and its first global client id, rank 0's seed;
  *                   ranks other than 0 print nothing on stdout
+ *   mpi_spread      a --sweep point: the rank's share of its count
  *   mpi_agree       the loadfile is loaded, the clients are set up: did
  *                   every rank succeed?  (else rank 0 prints the message of
  *                   the first rank that failed, and every rank stops)
@@ -16,8 +17,11 @@
  *   mpi_exchange    once a second: each rank's progress figures to rank 0,
  *                   the whole run's back to every rank (point to point, so
  *                   a rank that stops reporting is named)
- *   mpi_gather      the end: each rank's results, as JSON, merged exactly
- *                   on rank 0
+ *   mpi_gather      the end of a run: each rank's results, as JSON, merged
+ *                   exactly on rank 0; mpi_json() is then the run's
+ *                   per-rank breakdown ("mpi" in its document)
+ *   mpi_max         between runs: one decision for every rank (go on, or
+ *                   stop the series), so that all make the same runs
  *   mpi_finish      MPI_Finalize
  * A rank silent for --mpi-timeout seconds ends the job (MPI_Abort) with
  * one line naming its host; a rank that dies is seen by mpirun, which ends
@@ -56,12 +60,15 @@ bool mpi_on(void);		/* --mpi and MPI is initialized */
 int mpi_rank(void);
 int mpi_size(void);
 void mpi_start(void);
+void mpi_spread(int nprocs);
+int mpi_max(int value);
 int mpi_agree(bool ok, const char *message);
 void mpi_barrier(const char *what);
 void mpi_exchange(struct mpi_figures *f);
 void mpi_gather(struct results *r);
 void mpi_banner(void);
 void mpi_host_lines(FILE *out);
+json_t *mpi_json(void);
 void mpi_json_add(json_t *doc);
 void mpi_finish(void);
 #else
@@ -69,12 +76,15 @@ static inline bool mpi_on(void) { return false; }
 static inline int mpi_rank(void) { return 0; }
 static inline int mpi_size(void) { return 1; }
 static inline void mpi_start(void) {}
+static inline void mpi_spread(int nprocs) { (void)nprocs; }
+static inline int mpi_max(int value) { return value; }
 static inline int mpi_agree(bool ok, const char *message) { (void)message; return ok ? 0 : -1; }
 static inline void mpi_barrier(const char *what) { (void)what; }
 static inline void mpi_exchange(struct mpi_figures *f) { (void)f; }
 static inline void mpi_gather(struct results *r) { (void)r; }
 static inline void mpi_banner(void) {}
 static inline void mpi_host_lines(FILE *out) { (void)out; }
+static inline json_t *mpi_json(void) { return NULL; }
 static inline void mpi_json_add(json_t *doc) { (void)doc; }
 static inline void mpi_finish(void) {}
 #endif

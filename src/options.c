@@ -481,9 +481,6 @@ void options_parse(int argc, const char **argv)
 			usage_error(pc, "--csv-series is for one run, not with --sweep (the --json document has each run's series)");
 		if (options.machine_readable)
 			usage_error(pc, "--machine-readable is for one run, not with --sweep (use --json)");
-		/* each point would need its own spread over the ranks */
-		if (options.mpi)
-			usage_error(pc, "--sweep does not work with --mpi yet (run one mpirun per client count)");
 	}
 	if (text.rate) {
 		char *end;

@@ -138,6 +138,7 @@ void run_series(const struct program *prog, const struct backend *be, const stru
 	set->max_runs = plan->max_runs;
 	set->until_ci_pct = plan->until_ci_pct;
 	set->run = xcalloc((size_t)plan->max_runs, sizeof(*set->run));
+	set->mpi = xcalloc((size_t)plan->max_runs, sizeof(*set->mpi));
 	set->end = SERIES_DONE;
 	/* what one pass does, for the documents: once for every run */
 	if (options.json) {
@@ -147,7 +148,8 @@ void run_series(const struct program *prog, const struct backend *be, const stru
 
 	for (int i = 0; i < plan->max_runs; i++) {
 		struct results *r = &set->run[set->nruns];
-		int status;
+		int status, signal;
+		json_t *mpi;
 
 		if (!plan->quiet && i > 0)
 			printf("\n");
@@ -156,24 +158,35 @@ void run_series(const struct program *prog, const struct backend *be, const stru
 			set->status = status;
 			break;
 		}
-		if (r->id.signal) {
+		/* with --mpi rank 0 has merged the ranks (mpi_gather): the run's
+		 * per-rank breakdown; and every rank takes the same decisions, so
+		 * that all make the same runs (a signal on one rank stops all) */
+		mpi = mpi_json();
+		signal = mpi_max(r->id.signal);
+		if (signal) {
 			/* the interrupted run's window is cut short: not a sample */
 			if (!plan->quiet)
 				printf("Run %d of %d: stopped by a signal, not counted\n", i + 1,
 				       plan->max_runs);
 			set->end = SERIES_SIGNAL;
-			set->status = status;
-			if (plan->quiet)
+			set->status = MAX(status, 128 + signal);
+			if (plan->quiet) {
+				set->mpi[set->nruns] = mpi;
 				set->nruns++;	/* a single run reports what it measured */
-			else
+			} else {
+				json_decref(mpi);
 				results_free(r);
+			}
 			break;
 		}
+		set->mpi[set->nruns] = mpi;
 		set->nruns++;
 		set->status = MAX(set->status, status);
 		if (!plan->quiet)
 			run_line(r, i + 1, plan->max_runs);
-		if (plan->until_ci_pct > 0 && i + 1 < plan->max_runs && ci_reached(set, plan->min_runs)) {
+		/* the interval of the whole run's figures: rank 0's decision */
+		if (plan->until_ci_pct > 0 && i + 1 < plan->max_runs &&
+		    mpi_max(mpi_rank() == 0 && ci_reached(set, plan->min_runs))) {
 			set->end = SERIES_CI_REACHED;
 			break;
 		}
@@ -183,9 +196,12 @@ void run_series(const struct program *prog, const struct backend *be, const stru
 
 void run_set_free(struct run_set *set)
 {
-	for (int i = 0; i < set->nruns; i++)
+	for (int i = 0; i < set->nruns; i++) {
 		results_free(&set->run[i]);
+		json_decref(set->mpi[i]);
+	}
 	free(set->run);
+	free(set->mpi);
 	memset(set, 0, sizeof(*set));
 }
 
@@ -323,6 +339,45 @@ void run_set_report(FILE *out, const struct run_set *set)
 	figures_free(&fs);
 }
 
+/* ---- --mpi: each run's ranks ---- */
+
+bool run_set_has_ranks(const struct run_set *set)
+{
+	return set->nruns > 0 && set->mpi && set->mpi[0];
+}
+
+void run_set_rank_header(FILE *out, bool sweep)
+{
+	fprintf(out, "\nPer rank, each %s:\n", sweep ? "point and run" : "run");
+	if (sweep)
+		fprintf(out, " %-5s", "Point");
+	fprintf(out, " %-5s", "Run");
+	fprintf(out, " %-5s %-24s %8s %12s %12s %10s\n", "Rank", "Host", "Clients", "MB/sec", "ops/sec",
+		"p99 ms");
+}
+
+void run_set_rank_lines(FILE *out, const struct run_set *set, int point)
+{
+	for (int i = 0; i < set->nruns; i++) {
+		json_t *ranks = set->mpi[i] ? json_object_get(set->mpi[i], "per_rank") : NULL;
+		size_t k;
+		json_t *rank;
+
+		json_array_foreach(ranks, k, rank) {
+			if (point > 0)
+				fprintf(out, " %-5d", point);
+			fprintf(out, " %-5d %-5d %-24s %8d %12.2f %12.1f %10.3f\n", i + 1,
+				(int)json_integer_value(json_object_get(rank, "rank")),
+				json_string_value(json_object_get(rank, "host")),
+				(int)json_integer_value(json_object_get(rank, "clients")),
+				json_real_value(json_object_get(rank, "mb_per_sec")),
+				json_real_value(json_object_get(rank, "ops_per_sec")),
+				json_real_value(json_object_get(rank, "p99_ms")));
+		}
+	}
+	fflush(out);
+}
+
 static json_t *summary_json(const struct figure *f)
 {
 	struct summary s;
@@ -352,8 +407,13 @@ json_t *run_set_json(const struct run_set *set)
 						      "avg_ms", summary_json(&fs.f[i]),
 						      "p99_ms", summary_json(&fs.f[i + 1])));
 	json_object_set_new(summary, "operations", opsj);
-	for (int i = 0; i < set->nruns; i++)
-		json_array_append_new(runs, results_to_json(&set->run[i]));
+	for (int i = 0; i < set->nruns; i++) {
+		json_t *run = results_to_json(&set->run[i]);
+
+		if (set->mpi[i])	/* --mpi: the run's per-rank breakdown */
+			json_object_set(run, "mpi", set->mpi[i]);
+		json_array_append_new(runs, run);
+	}
 	json_object_set_new(doc, "schema_version", json_integer(RESULT_SCHEMA_VERSION));
 	json_object_set_new(doc, "program", json_pack("{s:s s:s}", "name", options.progname,
 						      "version", PACKAGE_VERSION));

@@ -17,6 +17,7 @@
 #define DBENCH_RUNS_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "backend.h"
@@ -45,6 +46,8 @@ extern const char *const series_end_name[];
 /* The results of a series: the runs that completed. */
 struct run_set {
 	struct results *run;	/* in order */
+	json_t **mpi;		/* --mpi, rank 0: each run's per-rank breakdown (the
+				   "mpi" object of its document), else NULLs */
 	int nruns;
 	int max_runs;		/* the plan's */
 	double until_ci_pct;
@@ -65,8 +68,16 @@ void run_set_free(struct run_set *set);
  * (the last line keeps dbench's shape: the mean, the largest latency). */
 void run_set_report(FILE *out, const struct run_set *set);
 
+/* --mpi (rank 0): does the set have each run's ranks?  Then the lines
+ *   Run   Rank  Host   Clients   MB/sec   ops/sec   p99 ms
+ * one per run and rank (a sweep puts the point's number first). */
+bool run_set_has_ranks(const struct run_set *set);
+void run_set_rank_header(FILE *out, bool sweep);
+void run_set_rank_lines(FILE *out, const struct run_set *set, int point);
+
 /* The --repeat document (doc/dbench-repeat.schema.json): the program, why
- * the series stopped, the summary, and every run's own document. */
+ * the series stopped, the summary, and every run's own document (with
+ * --mpi, each with its "mpi" breakdown per rank). */
 json_t *run_set_json(const struct run_set *set);
 
 /* Write it to path ('-': the file descriptor stdout_fd); 0 or -1 after a

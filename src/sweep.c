@@ -9,8 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "options.h"
 #include "figures.h"
+#include "mpi_run.h"
+#include "options.h"
 #include "sweep.h"
 #include "util.h"
 
@@ -42,6 +43,8 @@ void sweep_run(const struct program *prog, const struct backend *be, const struc
 		printf("%sPoint %d of %d: %d client%s in %d process%s\n", i ? "\n" : "", i + 1,
 		       options.nsweep, options.nclients, options.nclients == 1 ? "" : "s", options.nprocs,
 		       options.nprocs == 1 ? "" : "es");
+		if (mpi_on())	/* --mpi: the point's processes spread over the ranks */
+			mpi_spread(options.sweep[i]);
 		run_series(prog, be, plan, set);
 		sw->status = MAX(sw->status, set->status);
 		if (!set->nruns) {	/* its clients could not start: no figures */
@@ -90,6 +93,12 @@ void sweep_report(FILE *out, const struct sweep *sw)
 		fprintf(out, " %7d %6d %12.3f %10s %12.3f %12.1f %10.3f %10.3f %10.3f\n", pf.clients,
 			pf.procs, pf.mbps.mean, ci, pf.mbps.mean * pf.nbscale, pf.ops.mean,
 			pf.mean_ms.mean, pf.p99_ms.mean, pf.max_ms);
+	}
+	/* --mpi: each point's runs, rank by rank */
+	if (sw->npoints && run_set_has_ranks(&sw->point[0])) {
+		run_set_rank_header(out, true);
+		for (int i = 0; i < sw->npoints; i++)
+			run_set_rank_lines(out, &sw->point[i], i + 1);
 	}
 	fflush(out);
 }

@@ -33,7 +33,7 @@ void sweep_free(struct sweep *sw);
 
 /* The table of the points: clients, MB/sec (with the 95% interval of the
  * mean when a point has repeats), NB MB/sec, ops/sec, mean, p99 and max
- * response time. */
+ * response time; with --mpi, then each point's runs rank by rank. */
 void sweep_report(FILE *out, const struct sweep *sw);
 
 /* The --json document of a sweep (doc/dbench-sweep.schema.json): the

@@ -108,6 +108,15 @@ static uint32_t nt4(struct client *c, int rc, const char *what, const char *path
 
 	if (rc >= 0)
 		return NT_STATUS_OK;
+	if (err == EINTR) {
+		/* libnfs 4.0's synchronous calls end so at --nfs-timeout
+		 * ("Command timed out"): the server stopped answering */
+		snprintf(c->error, sizeof(c->error),
+			 "nfs %s: NFSv4 %s %s: no reply in %d s: the server stopped answering",
+			 nfs_opt.server, what, shown(path), nfs_opt.timeout_s);
+		nb->dead = true;
+		return STATUS_FATAL;
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(fatal_errno); i++) {
 		if (err == fatal_errno[i]) {
 			snprintf(c->error, sizeof(c->error), "nfs: NFSv4 %s %s: %s", what, shown(path),

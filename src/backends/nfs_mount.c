@@ -143,6 +143,53 @@ out:
 	freeaddrinfo(ai);
 }
 
+static bool is_token(const char *s, int len, const char *token)
+{
+	return strlen(token) == (size_t)len && strncmp(s, token, (size_t)len) == 0;
+}
+
+/* Why an NFSv4 mount failed, in one line.  NFSv4 has no MOUNT protocol
+ * and no portmapper: libnfs connects to the NFS port (2049 unless given)
+ * and looks the export up in the server's pseudo file system, and its
+ * texts ("mount_cb: NFS4: (path /x) failed with NFS4ERR_NOENT(-2)",
+ * "mount_cb: command timed out") are turned into the reason. */
+static void mount4_error(const char *server, const char *export, const char *text, char *err,
+			 size_t errlen)
+{
+	int port = nfs_opt.nfs_port_num ? nfs_opt.nfs_port_num : 2049;
+	const char *code = strstr(text, "NFS4ERR_");
+	char why[128];
+
+	if (code) {
+		int len = (int)strspn(code, "NFS4ERR_ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+
+		if (is_token(code, len, "NFS4ERR_NOENT"))
+			snprintf(err, errlen, "nfs: cannot mount %s:%s: the server exports no %s over NFSv4 (NFS4ERR_NOENT)",
+				 server, export, export);
+		else if (is_token(code, len, "NFS4ERR_ACCESS") || is_token(code, len, "NFS4ERR_WRONGSEC") ||
+			 is_token(code, len, "NFS4ERR_PERM"))
+			snprintf(err, errlen, "nfs: cannot mount %s:%s over NFSv4: %.*s (is it exported to this client?)",
+				 server, export, len, code);
+		else
+			snprintf(err, errlen, "nfs: cannot mount %s:%s over NFSv4: %.*s", server, export, len, code);
+		return;
+	}
+	probe_port(server, port, why, sizeof(why));
+	if (why[0])
+		snprintf(err, errlen, "nfs: cannot mount %s:%s over NFSv4: no answer on port %d (nfs): %s", server,
+			 export, port, why);
+	else if (strstr(text, "timed out"))
+		snprintf(err, errlen, "nfs: cannot mount %s:%s over NFSv4: no reply in %d s: the server does not answer",
+			 server, export, nfs_opt.timeout_s);
+	else if (strstr(text, "(null)"))
+		/* libnfs 4.0's text when the RPC is refused (PROG_MISMATCH:
+		 * a server that speaks NFSv3 only) */
+		snprintf(err, errlen, "nfs: cannot mount %s:%s over NFSv4: the server refused the NFSv4 call (does it serve NFSv4?)",
+			 server, export);
+	else
+		snprintf(err, errlen, "nfs: cannot mount %s:%s over NFSv4: %s", server, export, text);
+}
+
 /* A libnfs context with our settings, mounted.  On failure, NULL and one
  * line in err. */
 struct nfs_context *nfs_mount_export(char *err, size_t errlen)
@@ -178,6 +225,11 @@ struct nfs_context *nfs_mount_export(char *err, size_t errlen)
 		const char *text = nfs_get_error(nfs), *hint = "";
 		int port = nfs_opt.mount_port_num ? nfs_opt.mount_port_num : 111;
 		char why[128] = "";
+
+		if (nfs_opt.version == 4) {
+			mount4_error(server, export, text, err, errlen);
+			goto fail;
+		}
 
 		/* libnfs says "nfs_service failed" when it cannot connect:
 		 * find out why */

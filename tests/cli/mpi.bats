@@ -137,11 +137,34 @@ EOF
 	assert_no_procs
 }
 
-@test "mpi: --repeat across ranks: each run merged" {
+@test "mpi: --repeat across ranks: each run merged, per-rank lines and JSON for every run" {
 	run mpi 2 "$DBENCH" --mpi -B null -D "$T/d" -t 1 --warmup 0 --repeat 2 --json "$T/rep.json" 3
+	echo "$output"
 	[ "$status" -eq 0 ]
 	grep -q '^Run 2 of 2: Throughput' <<<"$output"
-	"$PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [r["clients"] for r in d["runs"]] == [3, 3]' "$T/rep.json"
+	grep -q '^Per rank, each run:' <<<"$output"
+	local host
+	host=$(hostname)
+	# Run Rank Host Clients MB/sec ops/sec p99: each run, each rank
+	grep -Eq "^ 1 +0 +$host +2 +[0-9.]+ +[0-9.]+ +[0-9.]+\$" <<<"$output"
+	grep -Eq "^ 1 +1 +$host +1 " <<<"$output"
+	grep -Eq "^ 2 +0 +$host +2 " <<<"$output"
+	grep -Eq "^ 2 +1 +$host +1 " <<<"$output"
+	"$PYTHON" "$DBENCH_SRCDIR/tests/cli/check-json-schema.py" \
+		"$DBENCH_SRCDIR/doc/dbench-repeat.schema.json" "$T/rep.json"
+	"$PYTHON" - "$T/rep.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [r["clients"] for r in d["runs"]] == [3, 3]
+for run in d["runs"]:
+    ranks = run["mpi"]["per_rank"]
+    assert [r["clients"] for r in ranks] == [2, 1], ranks
+    assert run["results"]["ops"] == sum(r["result"]["results"]["ops"] for r in ranks)
+    assert all(r["host"] and r["mb_per_sec"] > 0 for r in ranks)
+EOF
+	jq '.runs[1]' "$T/rep.json" >"$T/run2.json"
+	"$PYTHON" "$DBENCH_SRCDIR/tests/cli/check-json-schema.py" \
+		"$DBENCH_SRCDIR/doc/dbench-result.schema.json" "$T/run2.json"
 }
 
 @test "mpi: --mpi-timeout without --mpi is refused" {
@@ -150,10 +173,57 @@ EOF
 	grep -q -- '--mpi-timeout is for --mpi runs' <<<"$output"
 }
 
-@test "mpi: --sweep with --mpi is refused with one line" {
-	run mpi 2 "$DBENCH" --mpi -B null -D "$T/d" -t 1 --sweep 2,4
-	[ "$status" -ne 0 ]
-	grep -q -- '--sweep does not work with --mpi yet' <<<"$output"
+@test "mpi: --sweep across ranks: each point spread over the ranks and merged, one table, one document, drawn" {
+	run mpi 2 "$DBENCH" --mpi -B null -D "$T/d" -t 1 --warmup 0 --sweep 2,3 --repeat 2 --json "$T/s.json"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -q "^MPI: each point's client processes over 2 ranks" <<<"$output"
+	grep -q '^Point 1 of 2: 2 clients in 2 processes' <<<"$output"
+	grep -q '^Point 2 of 2: 3 clients: Throughput' <<<"$output"
+	grep -Eq '^ +2 +2 +[0-9.]+ ' <<<"$output"	# the table: clients, procs, ...
+	grep -Eq '^ +3 +3 +[0-9.]+ ' <<<"$output"
+	grep -q '^Per rank, each point and run:' <<<"$output"
+	local host
+	host=$(hostname)
+	# Point Run Rank Host Clients ...: point 1 is 1 + 1, point 2 (3 processes) 2 + 1
+	grep -Eq "^ 1 +2 +1 +$host +1 " <<<"$output"
+	grep -Eq "^ 2 +1 +0 +$host +2 " <<<"$output"
+	grep -Eq "^ 2 +2 +1 +$host +1 " <<<"$output"
+	[ "$(grep -Ec "^ [12] +[12] +[01] +$host +[12] " <<<"$output")" -eq 8 ]
+	"$PYTHON" "$DBENCH_SRCDIR/tests/cli/check-json-schema.py" \
+		"$DBENCH_SRCDIR/doc/dbench-sweep.schema.json" "$T/s.json"
+	"$PYTHON" - "$T/s.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["sweep"]["processes"] == [2, 3] and d["sweep"]["points"] == 2
+for point, want in zip(d["points"], ([1, 1], [2, 1])):
+    assert len(point["runs"]) == 2
+    for run in point["runs"]:
+        ranks = run["mpi"]["per_rank"]
+        assert [r["clients"] for r in ranks] == want, ranks
+        assert run["clients"] == sum(want)
+        # merged exactly: the whole run's counts are the sum of the ranks'
+        assert run["results"]["ops"] == sum(r["result"]["results"]["ops"] for r in ranks)
+        assert run["results"]["bytes"] == sum(r["result"]["results"]["bytes"] for r in ranks)
+EOF
+	jq '.points[1].runs[0]' "$T/s.json" >"$T/run.json"
+	"$PYTHON" "$DBENCH_SRCDIR/tests/cli/check-json-schema.py" \
+		"$DBENCH_SRCDIR/doc/dbench-result.schema.json" "$T/run.json"
+	if command -v gnuplot >/dev/null; then
+		"$(dirname "$DBENCH")/../tools/dbench-plot" -o "$T/plot" "$T/s.json"
+		[ -s "$T/plot/throughput.png" ] && [ -s "$T/plot/index.html" ]
+	fi
+	assert_no_procs
+}
+
+@test "mpi: a --sweep point with fewer processes than ranks is refused with one line naming it" {
+	run mpi 2 "$DBENCH" --mpi -B null -D "$T/d" -t 1 --sweep 2,1,4 --json "$T/e.json"
+	echo "$output"
+	[ "$status" -eq 2 ]
+	grep -q '^dbench: --mpi: --sweep point 2 (1 process) is fewer than the ranks (2)' <<<"$output"
+	[ "$(grep -c '^dbench: ' <<<"$output")" -eq 1 ]
+	jq -e '.exit_status == 2' "$T/e.json"
+	! grep -q 'Point 1' <<<"$output"
 }
 
 @test "mpi: 2 ranks -B nfs against one ganesha export: unique client directories, one report, export left empty" {

@@ -325,3 +325,12 @@ ARGS
 	"$PYTHON" "$DBENCH_SRCDIR/tools/nfsload.py" >"$T/nfs.txt"
 	cmp "$T/nfs.txt" "$NFSLOAD"
 }
+
+@test "tests/lib/nfs.sh: a start whose namespace dies is retried once, saying so" {
+	_NFS_TEST_FAIL_START=1 srv_start_or_skip nfs_ns_start 2>"$T/start.err"
+	cat "$T/start.err"
+	grep -q "^nfs: the first start failed (the namespace ended while starting.*); starting once more$" "$T/start.err"
+	[ "$(wc -l <"$T/start.err")" -eq 1 ]
+	[ -z "$NFS_ERROR" ]
+	nfs_ns_exec timeout 10 nfs-ls "$NFS_URL" >/dev/null
+}

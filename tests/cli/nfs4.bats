@@ -18,6 +18,8 @@ setup() {
 }
 
 teardown() {
+	# a test that froze ganesha (SIGSTOP) lets it go before stopping it
+	[ -z "${GANESHA_STOPPED:-}" ] || kill -CONT "$GANESHA_STOPPED" 2>/dev/null || true
 	nfs_stop
 	remove_tmp
 }
@@ -113,6 +115,72 @@ assert_export_empty() {
 	nfs4_dbench -c "$CLIENT" 1
 	echo "$output$stderr"
 	[ "$status" -eq 2 ]
-	[[ "$stderr" == *"cannot mount"* ]]
+	[[ "$stderr" == *"cannot mount 127.0.0.1:/export over NFSv4: the server refused the NFSv4 call (does it serve NFSv4?)"* ]]
 	[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
+}
+
+# ---- error cases over NFSv4: one line each, no hang, nothing left ----
+
+@test "nfs4: an export the server does not have is one line naming it, exit 2, at once" {
+	local t0
+	srv_start_or_skip nfs_ns_start
+	t0=$SECONDS
+	run --separate-stderr nfs_ns_exec timeout 60 "$DBENCH" -B nfs --nfs-version 4 \
+		--server 127.0.0.1 --export /dbench-no-such-export --nfs-timeout 30 -c "$CLIENT" 1
+	echo "$output$stderr"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbench: nfs: cannot mount 127.0.0.1:/dbench-no-such-export: the server exports no /dbench-no-such-export over NFSv4 (NFS4ERR_NOENT)" ]
+	[ $((SECONDS - t0)) -lt 20 ]
+	# a path under the export is not an export either (the pseudo file
+	# system ends at /export); the URL form says the same
+	run --separate-stderr nfs_ns_exec timeout 60 "$DBENCH" -B nfs --nfs-version 4 \
+		--nfs nfs://127.0.0.1/dbench-no-such-export --nfs-timeout 30 -c "$CLIENT" 1
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "dbench: nfs: cannot mount 127.0.0.1:/dbench-no-such-export: the server exports no "* ]]
+	[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
+}
+
+@test "nfs4: no server on the port is one line naming the port, exit 2" {
+	srv_start_or_skip nfs_ns_start
+	nfs_kill_server		# the namespace stays: nothing answers on 2049
+	run --separate-stderr nfs_ns_exec timeout 60 "$DBENCH" -B nfs --nfs-version 4 \
+		--server 127.0.0.1 --export /export --nfs-timeout 30 -c "$CLIENT" 1
+	echo "$output$stderr"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbench: nfs: cannot mount 127.0.0.1:/export over NFSv4: no answer on port 2049 (nfs): Connection refused" ]
+}
+
+@test "nfs4: a server that does not answer the mount is one line within --nfs-timeout, exit 2" {
+	local t0
+	srv_start_or_skip nfs_ns_start
+	GANESHA_STOPPED=$(nfs_server_pid)
+	kill -STOP "$GANESHA_STOPPED"
+	t0=$SECONDS
+	run --separate-stderr nfs_ns_exec timeout 60 "$DBENCH" -B nfs --nfs-version 4 \
+		--server 127.0.0.1 --export /export --nfs-timeout 2 -c "$CLIENT" 1
+	echo "$output$stderr"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbench: nfs: cannot mount 127.0.0.1:/export over NFSv4: no reply in 2 s: the server does not answer" ]
+	[ $((SECONDS - t0)) -lt 20 ]
+}
+
+@test "nfs4: a server that stops answering mid-run: each client fails with one line, the run ends, exit 1" {
+	local pid t0 rc
+	srv_start_or_skip nfs_ns_start
+	cp "$CLIENT" "$T/client.txt"
+	nfs_ns_exec timeout 120 "$DBENCH" -B nfs --nfs-version 4 --server 127.0.0.1 --export /export \
+		--nfs-timeout 2 -c "$T/client.txt" -t 60 --warmup 0 2 >"$T/out" 2>"$T/err" &
+	pid=$!
+	wait_running "$T/out"
+	GANESHA_STOPPED=$(nfs_server_pid)
+	kill -STOP "$GANESHA_STOPPED"
+	t0=$SECONDS
+	wait "$pid" || rc=$?
+	cat "$T/out" "$T/err"
+	[ "${rc:-0}" -eq 1 ]
+	# --nfs-timeout for the call, again for the cleanup's mount, and slack
+	[ $((SECONDS - t0)) -lt 20 ]
+	[ "$(grep -Ec "^dbench: client [01] failed: nfs 127\.0\.0\.1: .*(no reply in 2 s|timed out)" "$T/err")" -eq 2 ]
+	grep -q "^Throughput " "$T/out"
+	assert_no_procs
 }
