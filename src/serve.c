@@ -341,6 +341,8 @@ const char *serve_end_name(enum serve_end end)
 		return "timeout";
 	case SERVE_IO:
 		return "I/O error";
+	case SERVE_STOPPED:
+		return "stopped";
 	}
 	return "?";
 }

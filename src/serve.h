@@ -58,6 +58,7 @@ enum serve_end {
 	SERVE_PROTOCOL,		/* a header failed the checks */
 	SERVE_TIMEOUT,		/* stalled inside a frame, or not reading */
 	SERVE_IO,		/* an I/O error (reset, ...) */
+	SERVE_STOPPED,		/* a signal stopped the server (set by its caller) */
 };
 
 /*

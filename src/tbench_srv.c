@@ -577,9 +577,25 @@ static void set_timeouts(int fd, const struct srv_options *opt)
 		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &snd, sizeof(snd));
 }
 
+/* In a connection's process: the signal that stopped it (0: none), and
+ * the socket that the signal shuts down. */
+static volatile sig_atomic_t child_stopped_by;
+static int child_fd = -1;
+
+/* SIGTERM (the parent stopping), SIGINT or SIGHUP in a connection's
+ * process: shut the socket down (async-signal-safe), so that the recv or
+ * send under way, or the next one, returns at once and the connection's
+ * end is logged as "stopped" with its counts. */
+static void child_stop(int sig)
+{
+	child_stopped_by = sig;
+	shutdown(child_fd, SHUT_RDWR);
+}
+
 /* In the child: serve one connection, then exit. */
 static void __attribute__((noreturn)) child_main(const struct server *srv, int fd, const char *peer)
 {
+	struct sigaction stop = { .sa_handler = child_stop };	/* no SA_RESTART */
 	struct sock_ctx ctx;
 	struct serve_io io = { &ctx, sock_recv, sock_discard, sock_send, sock_phase };
 	struct serve_counts counts;
@@ -593,9 +609,11 @@ static void __attribute__((noreturn)) child_main(const struct server *srv, int f
 	close(srv->sigfd);
 	if (srv->piddir >= 0)
 		close(srv->piddir);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
+	child_fd = fd;
+	sigemptyset(&stop.sa_mask);
+	sigaction(SIGTERM, &stop, NULL);
+	sigaction(SIGINT, &stop, NULL);
+	sigaction(SIGHUP, &stop, NULL);
 	sigprocmask(SIG_UNBLOCK, &srv->sigs, NULL);
 
 	if (sockopts_apply(fd, &srv->opt->so, why, sizeof(why)) < 0) {
@@ -608,6 +626,11 @@ static void __attribute__((noreturn)) child_main(const struct server *srv, int f
 	ctx.opt = srv->opt;
 	ctx.deadline_ns = 0;
 	end = serve_connection(&io, &counts, why, sizeof(why));
+	if (child_stopped_by) {
+		snprintf(why, sizeof(why), "stopped by %s %s", strsignal(child_stopped_by),
+			 end == SERVE_CLOSED ? "between requests" : "inside a frame");
+		end = SERVE_STOPPED;
+	}
 	if (srv->opt->verbose || end == SERVE_PROTOCOL || end == SERVE_TIMEOUT)
 		logline("%s: disconnected (%s): %s; %llu requests, %llu bytes in, %llu bytes out%s",
 			peer, serve_end_name(end), why, (unsigned long long)counts.requests,

@@ -267,7 +267,7 @@ fail:
 /* The bytes a connection carried (TCP payload, both ways), for the
  * report's network line: the kernel counts them, so the client does no
  * work per op for it. */
-static void count_wire_bytes(struct client *c, struct rpc_context *rpc)
+void nfs_count_wire_bytes(struct client *c, struct rpc_context *rpc)
 {
 	struct tcp_info ti;
 	socklen_t len = sizeof(ti);
@@ -289,8 +289,8 @@ void nfsb_teardown(struct client *c)
 	/* files left open are closed (their locks released, their unstable
 	 * writes committed) while the connections are there */
 	nb_client_free(c, &nb->nbc);
-	count_wire_bytes(c, nb->rpc);
-	count_wire_bytes(c, nb->nlm);
+	nfs_count_wire_bytes(c, nb->rpc);
+	nfs_count_wire_bytes(c, nb->nlm);
 #if NLM_BUILT
 	if (nb->nlm)
 		rpc_destroy_context(nb->nlm);

@@ -2,7 +2,8 @@
 # compare.bats - dbench-compare on real runs: runs with the same settings
 # compare clean, a real slowdown (pacing at half the rate, -R) is a
 # regression with exit status 1 and a JUnit failure (checked against the
-# JUnit schema with xmllint), unusable input exits 2 with one line.
+# JUnit schema with xmllint), unusable input exits 2 with one line; two
+# sets of --sweep documents compare point by point.
 # Runnable by hand:
 #   DBENCH=build/src/dbench bats tests/cli/compare.bats
 #
@@ -14,35 +15,27 @@ load helpers
 COMPARE=${COMPARE:-$(dirname "$DBENCH")/../tools/dbench-compare}
 XSD="$DBENCH_SRCDIR/tests/cli/junit.xsd"
 
-# A small loadfile: 8 ops, 128 KiB moved a pass.
-write_loadfile() {
-	cat > "$1" <<'L'
-Mkdir "\clients" *
-Mkdir "\clients\client1" *
-NTCreateX "\clients\client1\f" 0x40 0x2 1 NT_STATUS_OK
-WriteX 1 0 65536 65536 NT_STATUS_OK
-ReadX 1 0 65536 65536 NT_STATUS_OK
-QUERY_FILE_INFORMATION 1 1004 NT_STATUS_OK
-Close 1 NT_STATUS_OK
-Unlink "\clients\client1\f" NT_STATUS_OK
-L
-}
-
 # The runs every test compares, made once: on the null backend seven of
-# 4 passes paced at 4 MB/s (base), seven more the same (same), seven at
+# 8 passes paced at 4 MB/s (base), seven more the same (same), seven at
 # half the rate (slow), interleaved so that the machine's load falls on
-# all alike; the same on the fileio backend.  Each run takes a few tenths
-# of a second.  The pacing is slow (an op every 16 ms) so that a loaded
+# all alike; the same on the fileio backend.  Each run takes a quarter or
+# half a second.  The pacing is slow (an op every 16 ms) so that a loaded
 # machine still keeps it, and there are seven runs a side: the U test
 # reaches p < 0.05 even when the load stalls one run for a second (one
-# such run among five was enough to miss it).
+# such run among five was enough to miss it).  A paced run catches up
+# after a stall, except at its end: its window ends with its last op, so a
+# late last wake-up lengthens it.  Runs of 4 passes (0.13 s) lost half
+# their throughput to a 0.13 s delay, and at load 10 two base runs of
+# seven did; 8 passes halve that share.  Then sweeps of 1 and 2
+# clients, two files a side of four runs a point (pooled: eight runs a
+# point a side), at the same pace (base, same) and at half of it (slow).
 setup_file() {
 	R=$(mktemp -d /tmp/dbench-compare.XXXXXX)
 	export R
 	mkdir "$R/d"
-	write_loadfile "$R/small.txt"
+	T=$R small_loadfile	# helpers.bash: $R/small.txt, 8 ops, 128 KiB a pass
 	printf 'Deltree "\\clients" *\n' > "$R/other.txt"
-	local i run="-c $R/small.txt --passes 4"
+	local i run="-c $R/small.txt --passes 8"
 	for i in 1 2 3 4 5 6 7; do
 		"$DBENCH" -B null $run -R 4 --json "$R/base$i.json" 1 >/dev/null
 		"$DBENCH" -B null $run -R 4 --json "$R/same$i.json" 1 >/dev/null
@@ -53,6 +46,16 @@ setup_file() {
 		"$DBENCH" -D "$R/d" $run -R 2 --json "$R/fslow$i.json" 1 >/dev/null
 	done
 	"$DBENCH" -B null -c "$R/other.txt" --run-once --json "$R/other.json" 1 >/dev/null
+	for i in a b; do
+		run="-B null -c $R/small.txt --passes 8 --sweep 1,2 --repeat 4"
+		"$DBENCH" $run -R 4 --json "$R/sweep-base-$i.json" >/dev/null
+		"$DBENCH" $run -R 4 --json "$R/sweep-same-$i.json" >/dev/null
+		"$DBENCH" $run -R 2 --json "$R/sweep-slow-$i.json" >/dev/null
+		# the new build got slower with 2 clients only: the point of 1 client
+		# from the same pace, the point of 2 from the slow one
+		jq -s '.[0].points[1] = .[1].points[1] | .[0]' "$R/sweep-same-$i.json" \
+			"$R/sweep-slow-$i.json" > "$R/sweep-slow2-$i.json"
+	done
 }
 
 teardown_file() {
@@ -83,6 +86,7 @@ median_run() {
 	for o in --threshold --alpha --test --per-op --metrics --json --markdown --junit --force; do
 		[[ "$output" == *"$o"* ]] || { echo "missing $o"; false; }
 	done
+	[[ "$output" == *"--sweep: sweeps compare point by point"* ]]
 	run "$COMPARE" --version
 	[ "$status" -eq 0 ]
 	[[ "$output" == "dbench-compare "[0-9]* ]]
@@ -186,11 +190,15 @@ median_run() {
 	run --separate-stderr "$COMPARE" garbage.json -- base1.json
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"not a dbench result"* ]]
-	# a document of several client counts is not one set of runs
-	jq -c '{schema_version, program, sweep: {}, points: [], exit_status}' base1.json > sweep.json
-	run --separate-stderr "$COMPARE" sweep.json base1.json
+	# a sweep compares with sweeps only
+	run --separate-stderr "$COMPARE" sweep-base-a.json base1.json
 	[ "$status" -eq 2 ]
-	[[ "$stderr" == *"sweep.json: a --sweep document"* ]]
+	[ "$(echo "$stderr" | wc -l)" -eq 1 ]
+	[[ "$stderr" == "dbench-compare: sweep-base-a.json: a --sweep document, but base1.json is not: "* ]]
+	jq -c '{schema_version, program, sweep: {}, points: [], exit_status}' base1.json > sweep.json
+	run --separate-stderr "$COMPARE" sweep.json sweep-base-a.json
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "dbench-compare: sweep.json: a --sweep document with no point" ]]
 }
 
 @test "compare: another loadfile's result exits 2 unless --force" {
@@ -227,10 +235,88 @@ median_run() {
 }
 
 @test "compare: differences in settings are warnings" {
-	"$DBENCH" -B null -c small.txt --passes 4 -R 4 --json two.json 2 >/dev/null
+	"$DBENCH" -B null -c small.txt --passes 8 -R 4 --json two.json 2 >/dev/null
 	run --separate-stderr "$COMPARE" base1.json base2.json -- two.json
 	[[ "$stderr" == *"warning: clients differs: 1 in base1.json, 2 in two.json"* ]]
 	[[ "$stderr" == *"warning: processes differs"* ]]
 	run --separate-stderr "$COMPARE" -q base1.json base2.json -- two.json
 	[ -z "$stderr" ]
+}
+
+@test "compare: two sweeps compare point by point: a verdict per point, exit 1 if one regressed" {
+	# the same pace at both points: clean
+	run --separate-stderr "$COMPARE" --threshold 25% --metrics throughput,ops_per_sec \
+		sweep-base-a.json sweep-base-b.json -- sweep-same-a.json sweep-same-b.json
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"base: sweep-base-a.json, sweep-base-b.json (2 points: 1, 2 clients; 16 runs)"* ]]
+	[[ "$output" == *"1 client (base 8 runs, new 8 runs)"* ]]
+	[[ "$output" == *"2 clients (base 8 runs, new 8 runs)"* ]]
+	[[ "$output" == *"2 points: 0 with a regression, 0 with an improvement; 0 regressions"* ]]
+	[ -z "$stderr" ]
+	# slower with 2 clients only: that point regressed, the other did not
+	run --separate-stderr "$COMPARE" --threshold 25% --metrics throughput,ops_per_sec \
+		sweep-base-a.json sweep-base-b.json -- sweep-slow2-a.json sweep-slow2-b.json
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" =~ $'\n'"1 client "\ +"no significant change"$'\n' ]]
+	[[ "$output" =~ $'\n'"2 clients "\ +"regression (Throughput, Operations)"$'\n' ]]
+	[[ "$output" == *"2 points: 1 with a regression, 0 with an improvement; 2 regressions, 0 improvements, 2 without significant change"* ]]
+	# the half pace is a warning, once although two files and a point have it
+	[ "$(echo "$stderr" | grep -c "warning: target_rate_mb_per_sec differs: 4")" -eq 1 ]
+	# the whole sweep at half the pace: both points
+	run --separate-stderr "$COMPARE" --threshold 25% --metrics throughput \
+		sweep-base-a.json sweep-base-b.json -- sweep-slow-a.json sweep-slow-b.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"2 points: 2 with a regression"* ]]
+}
+
+@test "compare: two sweeps: --json, --markdown and --junit have every point" {
+	local args="--threshold 25% --metrics throughput,ops_per_sec sweep-base-a.json sweep-base-b.json -- sweep-slow2-a.json sweep-slow2-b.json"
+	# shellcheck disable=SC2086
+	run --separate-stderr "$COMPARE" --json --junit "$R/sweep-junit.xml" $args
+	echo "$output"
+	[ "$status" -eq 1 ]
+	echo "$output" | jq -e '.exit_status == 1 and .regressions == 2 and .regressed_points == 1'
+	echo "$output" | jq -e '[.points[].clients] == [1, 2]'
+	echo "$output" | jq -e '[.points[].verdict] == ["same", "regression"]'
+	echo "$output" | jq -e '[.points[] | .base.runs, .new.runs] == [8, 8, 8, 8]'
+	echo "$output" | jq -e '.points[1].metrics[0] | .key == "throughput" and .verdict == "regression" and .base.n == 8 and .change_pct < -30 and .p < 0.05'
+	echo "$output" | jq -e '.points[0].metrics[0] | .verdict == "same" and .base.n == 8'
+	echo "$output" | jq -e '.base.runs == 16 and (.warnings | length) >= 1 and has("metrics") == false'
+
+	xmllint --noout --schema "$XSD" "$R/sweep-junit.xml"
+	[ "$(xmllint --xpath 'count(//testsuite)' "$R/sweep-junit.xml")" -eq 2 ]
+	[ "$(xmllint --xpath 'count(//testcase)' "$R/sweep-junit.xml")" -eq 4 ]
+	[ "$(xmllint --xpath 'string(/testsuites/@failures)' "$R/sweep-junit.xml")" -eq 2 ]
+	[ "$(xmllint --xpath 'count(//testcase[@name="2 clients: Throughput (MB/s)"]/failure)' "$R/sweep-junit.xml")" -eq 1 ]
+	[ "$(xmllint --xpath 'count(//testcase[@name="1 client: Throughput (MB/s)"]/failure)' "$R/sweep-junit.xml")" -eq 0 ]
+	[ "$(xmllint --xpath 'string(//testsuite[2]/@name)' "$R/sweep-junit.xml")" = "dbench-compare: 2 clients" ]
+
+	# shellcheck disable=SC2086
+	run --separate-stderr "$COMPARE" --markdown $args
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"| Clients | Metric | Base | New | Change | p | Verdict |"* ]]
+	[[ "$output" =~ "| 1 | Throughput | "[^$'\n']*" | no significant change |" ]]
+	[[ "$output" =~ "| 2 | Throughput | "[^$'\n']*" | **regression** |" ]]
+	[[ "$output" == *"- 1 client: no significant change"* ]]
+	[[ "$output" == *"- 2 clients: **regression**"* ]]
+}
+
+@test "compare: sweeps of other client counts: exit 2 with one line" {
+	"$DBENCH" -B null -c small.txt --passes 1 --sweep 1,3 --json sweep13.json >/dev/null
+	run --separate-stderr "$COMPARE" sweep-base-a.json sweep-base-b.json -- sweep13.json
+	echo "$stderr"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "$stderr" = "dbench-compare: the sweeps' client counts differ: sweep-base-a.json has 1,2, sweep13.json has 1,3 (sweeps compare point by point: sweep the same counts)" ]
+	# on one side too
+	run --separate-stderr "$COMPARE" sweep13.json sweep-base-a.json -- sweep-same-a.json
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"client counts differ: sweep13.json has 1,3, sweep-base-a.json has 1,2"* ]]
+	# a count the list names twice is one point: its runs pool
+	jq '.points += [.points[1]]' sweep-base-a.json > sweep-122.json
+	run --separate-stderr "$COMPARE" --json sweep-122.json sweep-same-a.json
+	echo "$output" | jq -e '[.points[] | .clients, .base.runs] == [1, 4, 2, 8]'
 }

@@ -229,3 +229,19 @@ nfs_round_trip() {
 	[ "$status" -eq 77 ]
 	[[ "$output" == *"cannot create private namespaces here"*"Operation not permitted"* ]]
 }
+
+@test "nfs: a ganesha that dies at every start fails after the retry, naming both reasons, leaving nothing" {
+	mkdir "$WORK/bin"
+	printf '#!/bin/sh\necho "fake ganesha: cannot start" >>"$5"\nexit 1\n' \
+		>"$WORK/bin/ganesha.nfsd"
+	chmod +x "$WORK/bin/ganesha.nfsd"
+	run --separate-stderr env PATH="$WORK/bin:$PATH" /bin/bash -c \
+		". '$BATS_TEST_DIRNAME/../lib/nfs.sh'; nfs_ns_start; rc=\$?; echo \"NFS_DIR=\${NFS_DIR:-}\"; exit \$rc"
+	echo "$stderr"
+	[ "$status" -eq 1 ]
+	[ "$(echo "$stderr" | grep -c "^nfs: the first start failed (ganesha exited while starting: fake ganesha: cannot start *); starting once more$")" -eq 1 ]
+	echo "$stderr" | grep -q "^nfs: ganesha failed to start twice: first: ganesha exited while starting: fake ganesha: cannot start *; then: ganesha exited while starting: fake ganesha: cannot start *$"
+	# both tries cleaned up after themselves
+	[ "$output" = "NFS_DIR=" ]
+	[ -z "$(grep -l "fake ganesha" /tmp/dbench-nfs.*/ganesha.log 2>/dev/null)" ]
+}

@@ -161,19 +161,21 @@ teardown() {
 
 @test "tbench_srv: --max-clients refuses connections over the limit" {
 	start_srv -b 127.0.0.1 --max-clients 2
-	abuse 127.0.0.1 hold 3 >"$T/hold1" 3>&- &
+	# two held connections (60 s: the test ends them once it is done with
+	# them; started without the function, so that $! is the client's pid)
+	"$TBENCH_ABUSE" 127.0.0.1 "$PORT" hold 60 >"$T/hold1" 3>&- &
 	h1=$!
-	abuse 127.0.0.1 hold 3 >"$T/hold2" 3>&- &
+	"$TBENCH_ABUSE" 127.0.0.1 "$PORT" hold 60 >"$T/hold2" 3>&- &
 	h2=$!
-	for i in $(seq 50); do
-		[ "$(srv_children | wc -l)" -eq 2 ] && break
-		sleep 0.1
-	done
+	wait_children 2
 	run abuse 127.0.0.1 busy
 	echo "$output"
 	[ "$status" -eq 0 ]
 	grep -q "refused: 2 connections already (--max-clients)" "$T/srv.log"
-	wait "$h1" "$h2"
+	kill "$h1" "$h2"
+	wait "$h1" "$h2" || true
+	# their connection processes see them go, and room is made
+	wait_children 0
 	run abuse 127.0.0.1 ping 3
 	[ "$status" -eq 0 ]
 	stop_srv
@@ -195,10 +197,7 @@ teardown() {
 		abuse 127.0.0.1 hold 30 >/dev/null 3>&- &
 		holders="$holders $!"
 	done
-	for i in $(seq 50); do
-		[ "$(srv_children | wc -l)" -eq 3 ] && break
-		sleep 0.1
-	done
+	wait_children 3
 	kids=$(srv_children)
 	[ "$(echo "$kids" | wc -l)" -eq 3 ]
 	stop_srv TERM
@@ -206,9 +205,48 @@ teardown() {
 		! kill -0 "$k" 2>/dev/null
 	done
 	grep -q "stopped by Terminated; 3 connections ended" "$T/srv.log"
+	# Each connection's process logged its end, with its counts.
+	cat "$T/srv.log"
+	[ "$(grep -c "disconnected (stopped): stopped by Terminated between requests; 1 requests, " \
+		"$T/srv.log")" -eq 3 ]
 	# The held clients see the connection end and exit on their own.
 	# shellcheck disable=SC2086
 	wait $holders
+}
+
+@test "tbench_srv: a connection stopped inside a frame logs where it stood" {
+	start_srv -b 127.0.0.1
+	# two bytes of a header, then nothing (the server has no --timeout)
+	abuse 127.0.0.1 stall 60 >"$T/stall.out" 3>&- &
+	staller=$!
+	wait_children 1
+	kid=$(srv_children)
+	[ -n "$kid" ]
+	# the two bytes have reached the connection's process: sent, none left
+	# unacknowledged by the server's socket, none left unread in it
+	for i in $(seq 300); do
+		grep -q "2 header bytes sent" "$T/stall.out" &&
+			[ "$(ss -Htn state established "( dport = :$PORT )" | awk '{print $2}')" = 0 ] &&
+			[ "$(ss -Htn state established "( sport = :$PORT )" | awk '{print $1}')" = 0 ] &&
+			break
+		sleep 0.1
+	done
+	ss -Htn state established "( sport = :$PORT or dport = :$PORT )"
+	# the child gets the signal itself, as from a kill of its own: it logs and
+	# exits, the server goes on
+	kill -TERM "$kid"
+	for i in $(seq 100); do
+		grep -q "disconnected (stopped)" "$T/srv.log" && break
+		sleep 0.1
+	done
+	cat "$T/srv.log"
+	grep -q "tbench_srv\[$kid\]: 127.0.0.1:[0-9]*: disconnected (stopped): stopped by Terminated inside a frame; 0 requests, 2 bytes in, 0 bytes out" "$T/srv.log"
+	wait "$staller"
+	grep -q "the server hung up" "$T/stall.out"
+	kill -0 "$SRV_PID"
+	run abuse 127.0.0.1 ping 3
+	[ "$status" -eq 0 ]
+	stop_srv
 }
 
 @test "tbench_srv: SIGINT stops it as SIGTERM does" {
@@ -221,10 +259,7 @@ teardown() {
 	start_srv -b 127.0.0.1
 	abuse 127.0.0.1 hold 30 >/dev/null 3>&- &
 	holder=$!
-	for i in $(seq 50); do
-		[ -n "$(srv_children)" ] && break
-		sleep 0.1
-	done
+	wait_children 1
 	kid=$(srv_children)
 	[ -n "$kid" ]
 	kill -KILL "$SRV_PID"

@@ -46,12 +46,12 @@ ip link set lo up || fail "cannot bring up lo in the namespace"
 
 rpcbind -f </dev/null >"$dir/rpcbind.out" 2>&1 &
 rpcbind_pid=$!
-for (( i = 0; i < 100; i++ )); do
+for (( i = 0; i < 300; i++ )); do
 	rpcinfo -p 127.0.0.1 >/dev/null 2>&1 && break
 	kill -0 "$rpcbind_pid" 2>/dev/null || fail "rpcbind exited: $(tail -n 2 "$dir/rpcbind.out")"
 	sleep 0.05
 done
-(( i < 100 )) || fail "rpcbind did not answer within 5s"
+(( i < 300 )) || fail "rpcbind did not answer within 15s"
 
 if [ "$nlm" = nlm ]; then
 	mkdir -p /var/lib/nfs/sm /var/lib/nfs/sm.bak

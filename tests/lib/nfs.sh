@@ -55,7 +55,8 @@ _nfs_error() {
 }
 
 # _nfs_write_conf DIR: ganesha.conf for a VFS export of DIR/export at
-# /export, NFSv3 only (NFS_PROTOCOLS=4: NFSv4 only, no v3 mount).  Bind_addr
+# /export, NFSv3 only (NFS_PROTOCOLS=4: NFSv4 only, no v3 mount; NFS_LEASE=N:
+# an NFSv4 lease of N seconds instead of ganesha's 60).  Bind_addr
 # stays out: it does not resolve inside the namespace.
 _nfs_write_conf() {
 	local nlm=false protocols=${NFS_PROTOCOLS:-3}
@@ -73,7 +74,7 @@ NFS_CORE_PARAM {
 	mount_path_pseudo = true;
 }
 NFS_KRB5 { Active_krb5 = false; }
-NFSV4 { Graceless = true; RecoveryRoot = "$1/recov"; }
+NFSV4 { Graceless = true; RecoveryRoot = "$1/recov";${NFS_LEASE:+ Lease_Lifetime = $NFS_LEASE;} }
 EXPORT {
 	Export_Id = 1;
 	Path = "$1/export";
@@ -131,7 +132,7 @@ _nfs_pin_netns() {
 _nfs_wait_holder() {
 	local i state
 
-	for (( i = 0; i < 100; i++ )); do
+	for (( i = 0; i < 400; i++ )); do
 		srv_alive "$_NFS_UNSHARE_PID" ||
 			{ _nfs_error "unshare exited: $(tail -n 2 "$NFS_DIR/ns.out" 2>/dev/null)"; return 1; }
 		if [ -z "${NFS_NS_PID:-}" ]; then
@@ -145,7 +146,7 @@ _nfs_wait_holder() {
 		esac
 		sleep 0.05
 	done
-	_nfs_error "the namespace did not start rpcbind and ganesha within 5s"
+	_nfs_error "the namespace did not start rpcbind and ganesha within 20s"
 	return 1
 }
 
@@ -282,7 +283,8 @@ nfs_stop() {
 	fi
 	if [ -n "${_NFS_UNSHARE_PID:-}" ] &&
 		! srv_wait_gone "$NFS_STOP_SECONDS" "$_NFS_UNSHARE_PID"; then
-		kill -KILL "$_NFS_UNSHARE_PID" 2>/dev/null || true
+		# only if it is still our unshare, not a process that got its pid
+		srv_is "$_NFS_UNSHARE_PID" unshare && kill -KILL "$_NFS_UNSHARE_PID" 2>/dev/null || true
 		srv_wait_gone 5 "$_NFS_UNSHARE_PID" || true
 	fi
 	srv_wait_gone 5 ${NFS_NS_PID:+"$NFS_NS_PID"} || true

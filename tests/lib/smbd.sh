@@ -173,7 +173,10 @@ smbd_start() {
 _smbd_signal_all() {
 	local pgid dcerpcd
 
-	if srv_alive "$SMBD_PID"; then
+	# a pid that is no longer smbd is not ours any more (pids wrap): leave it
+	if srv_alive "$SMBD_PID" && ! srv_is "$SMBD_PID" smbd; then
+		:
+	elif srv_alive "$SMBD_PID"; then
 		pgid=$(ps -o pgid= -p "$SMBD_PID" | tr -d ' ')
 		if [ "$pgid" = "$SMBD_PID" ] && [ "$pgid" != "$(srv_own_pgid)" ]; then
 			kill "-$1" -- "-$pgid" 2>/dev/null || true

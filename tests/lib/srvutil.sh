@@ -20,6 +20,14 @@ srv_alive() {
 	[ -n "$state" ] && [ "$state" != Z ]
 }
 
+# srv_is PID NAME: true while PID is alive and runs NAME (its comm).  A pid
+# kept for minutes may be another process by now: pids wrap within minutes
+# on a machine that runs the test suites of several people (pid_max 32768),
+# so a helper checks this before it kills a pid it noted long ago.
+srv_is() {
+	srv_alive "$1" && [ "$(cat "/proc/$1/comm" 2>/dev/null)" = "$2" ]
+}
+
 # srv_group_alive PGID: true while any live process is in process group PGID.
 srv_group_alive() {
 	local pid
@@ -113,6 +121,8 @@ srv_netns_procs() {
 	local p
 
 	[ -n "$1" ] || return 0
+	# never the namespace of the caller (every process of the host)
+	[ "$1" != "$(readlink /proc/self/ns/net 2>/dev/null)" ] || return 0
 	for p in /proc/[0-9]*; do
 		[ "$(readlink "$p/ns/net" 2>/dev/null)" = "$1" ] || continue
 		srv_alive "${p#/proc/}" && echo "${p#/proc/}"

@@ -67,6 +67,18 @@ srv_children() {
 	pgrep -P "$SRV_PID" || true
 }
 
+# wait_children N: wait until the server has N connection processes, up to
+# 30 s (a loaded machine is slow to connect and fork); fails loudly if not.
+wait_children() {
+	local i
+	for i in $(seq 300); do
+		[ "$(srv_children | wc -l)" -eq "$1" ] && return 0
+		sleep 0.1
+	done
+	echo "the server has $(srv_children | wc -l) connection processes after 30 s, not $1" >&2
+	return 1
+}
+
 # stop_srv [SIGNAL]: stop the server; it must exit 0 within 5 s and leave
 # no process and no pid file behind.
 stop_srv() {

@@ -100,7 +100,7 @@ tgtd_stop() {
 			>/dev/null 2>&1 || true
 		if ! srv_wait_gone 10 "$TGTD_PID"; then
 			echo "tgtd_stop: tgtd $TGTD_PID did not stop; killing it" >&2
-			kill -KILL "$TGTD_PID" 2>/dev/null || true
+			srv_is "$TGTD_PID" tgtd && kill -KILL "$TGTD_PID" 2>/dev/null || true
 			srv_wait_gone 5 "$TGTD_PID" || true
 			rc=1
 		fi

@@ -406,6 +406,8 @@ static int test_stall(const struct target *t, int argc, char **argv)
 
 	set_timeouts(fd, (int)seconds);
 	send_all(fd, wire, 2);
+	printf("ok: 2 header bytes sent\n");
+	fflush(stdout);
 	rc = recv_all(fd, wire, 1);
 	if (rc < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 		fail("stall: the server kept a stalled connection for %ld s", seconds);

@@ -10,9 +10,13 @@
  * reach alpha with so few runs), and gives a verdict per metric:
  * regression, improvement or no significant change.  A change counts only
  * when it is both significant (p < alpha) and at least the threshold.
+ * Documents of --sweep compare with sweeps of the same client counts,
+ * point by point: each point's runs are its samples, and each point gets
+ * its verdict.
  *
- * Exit status: 0 no significant regression, 1 at least one, 2 unusable
- * input or options (one line on stderr; nothing compared).
+ * Exit status: 0 no significant regression, 1 at least one (at any
+ * point), 2 unusable input or options (one line on stderr; nothing
+ * compared).
  *
  * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
  */
@@ -138,8 +142,8 @@ static void parse_part(int argc, const char **argv, struct settings *set, char *
 		{ "markdown", 0, POPT_ARG_NONE, &set->markdown, 0,
 		  "print the comparison as a Markdown table (for a merge-request comment)", NULL },
 		{ "junit", 0, POPT_ARG_STRING, &set->junit, 0,
-		  "also write a JUnit XML report to FILE: a testcase per metric, a failure per regression",
-		  "FILE" },
+		  "also write a JUnit XML report to FILE: a testcase per metric (of sweeps: per point and "
+		  "metric), a failure per regression", "FILE" },
 		{ "force", 0, POPT_ARG_NONE, &set->force, 0,
 		  "compare runs of different loadfiles", NULL },
 		{ "quiet", 'q', POPT_ARG_NONE, &set->quiet, 0, "print no warnings", NULL },
@@ -151,7 +155,8 @@ static void parse_part(int argc, const char **argv, struct settings *set, char *
 	const char *arg;
 	int rc;
 
-	poptSetOtherOptionHelp(pc, "[OPTION...] BASE.json... -- NEW.json...");
+	poptSetOtherOptionHelp(pc, "[OPTION...] BASE.json... -- NEW.json...  (documents of dbench "
+			       "--json, of --repeat, or of --sweep: sweeps compare point by point)");
 	while ((rc = poptGetNextOpt(pc)) > 0)
 		;
 	if (rc < -1)
@@ -168,8 +173,10 @@ static void parse_part(int argc, const char **argv, struct settings *set, char *
 	poptFreeContext(pc);
 }
 
+/* The settings go to cmp (the pattern of every point's comparison), the
+ * files to rep. */
 static void parse_command_line(int argc, const char **argv, struct comparison *cmp,
-			       struct output *out)
+			       struct report *rep, struct output *out)
 {
 	struct settings set = { 0 };
 	const char **part = xcalloc((size_t)argc + 2, sizeof(*part));
@@ -228,8 +235,8 @@ static void parse_command_line(int argc, const char **argv, struct comparison *c
 	if (cmp->metrics && !*cmp->metrics)
 		unusable("--metrics: an empty list");
 	for (int s = 0; s < 2; s++) {
-		cmp->side[s].files = files[s];
-		cmp->side[s].nfiles = nfiles[s];
+		rep->files[s] = files[s];
+		rep->nfiles[s] = nfiles[s];
 	}
 	out->json = set.json;
 	out->markdown = set.markdown;
@@ -262,21 +269,30 @@ static json_t *member(json_t *obj, const char *path)
 	return obj;
 }
 
-/* The run documents of a document: its runs' (a document of --repeat) or
- * itself.  Exits with status 2 when the document is not dbench's. */
-static size_t document_runs(const char *file, json_t *doc, json_t ***runs)
+/* Exits with status 2 when the document is not dbench's. */
+static void check_document(const char *file, json_t *doc)
 {
-	json_t *list = json_object_get(doc, "runs"), *name = member(doc, "program.name");
-	size_t n = 0, i;
-	json_t *run;
+	json_t *name = member(doc, "program.name");
 
 	if (!json_is_object(doc) || !json_is_integer(json_object_get(doc, "schema_version")) ||
 	    !json_is_string(name) ||
 	    (strcmp(json_string_value(name), "dbench") && strcmp(json_string_value(name), "tbench")))
 		unusable("%s: not a dbench result (no schema_version and program of dbench --json)", file);
-	if (json_is_array(json_object_get(doc, "points")))
-		unusable("%s: a --sweep document: dbench-compare compares runs of one client count "
-			 "(single runs or --repeat documents)", file);
+}
+
+static bool is_sweep(json_t *doc)
+{
+	return json_is_array(json_object_get(doc, "points"));
+}
+
+/* The run documents of a document: its runs' (a document of --repeat) or
+ * itself. */
+static size_t document_runs(const char *file, json_t *doc, json_t ***runs)
+{
+	json_t *list = json_object_get(doc, "runs");
+	size_t n = 0, i;
+	json_t *run;
+
 	if (json_is_array(list)) {
 		*runs = xcalloc(json_array_size(list) + 1, sizeof(**runs));
 		json_array_foreach(list, i, run)
@@ -300,6 +316,135 @@ static json_t *load_document(const char *file)
 	if (err.line < 0 || strstr(err.text, "unable to open"))
 		unusable("%s: cannot read it: %s", file, err.text);
 	unusable("%s: not a dbench result: not JSON (line %d: %s)", file, err.line, err.text);
+}
+
+/* ---- sweeps: their points ---- */
+
+/* A point's client count, or 0 when it is not a point of dbench's. */
+static int point_clients(json_t *point)
+{
+	json_t *clients = json_object_get(point, "clients"), *runs = json_object_get(point, "runs");
+
+	if (!json_is_integer(clients) || json_integer_value(clients) < 1 ||
+	    json_integer_value(clients) > INT32_MAX || !json_is_array(runs) || !json_array_size(runs))
+		return 0;
+	return (int)json_integer_value(clients);
+}
+
+static int int_order(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The distinct client counts of a sweep document, ascending (a count the
+ * list names twice is one point: its runs pool).  Exits with status 2 on
+ * a point that is not dbench's or a sweep of no point. */
+static size_t sweep_counts(const char *file, json_t *doc, int **counts)
+{
+	json_t *point;
+	size_t n = 0, i;
+
+	*counts = xcalloc(json_array_size(json_object_get(doc, "points")) + 1, sizeof(**counts));
+	json_array_foreach(json_object_get(doc, "points"), i, point) {
+		int clients = point_clients(point);
+
+		if (!clients)
+			unusable("%s: point %zu: not a dbench sweep point (no client count or no run)", file,
+				 i + 1);
+		(*counts)[n++] = clients;
+	}
+	if (!n)
+		unusable("%s: a --sweep document with no point", file);
+	qsort(*counts, n, sizeof(**counts), int_order);
+	i = 0;
+	for (size_t k = 0; k < n; k++)
+		if (!i || (*counts)[i - 1] != (*counts)[k])
+			(*counts)[i++] = (*counts)[k];
+	return i;
+}
+
+/* "1,2,4" */
+static char *counts_text(const int *counts, size_t n)
+{
+	char *text = xstrdup(""), *longer;
+
+	for (size_t i = 0; i < n; i++) {
+		longer = xasprintf("%s%s%d", text, i ? "," : "", counts[i]);
+		free(text);
+		text = longer;
+	}
+	return text;
+}
+
+/* The client counts every sweep of both sides has: the same in all, or
+ * exit 2 with one line.  Also refuses a mix of sweeps and other results. */
+static size_t common_counts(const struct report *rep, int **counts)
+{
+	const char *file0 = rep->files[BASE][0];
+	size_t n0 = sweep_counts(file0, rep->whole[BASE][0], counts);
+
+	for (int s = 0; s < 2; s++)
+		for (size_t f = 0; f < rep->nfiles[s]; f++) {
+			const char *file = rep->files[s][f];
+			int *other;
+			size_t n = sweep_counts(file, rep->whole[s][f], &other);
+			char *a, *b;
+
+			if (n == n0 && memcmp(other, *counts, n * sizeof(*other)) == 0) {
+				free(other);
+				continue;
+			}
+			a = counts_text(*counts, n0);
+			b = counts_text(other, n);
+			unusable("the sweeps' client counts differ: %s has %s, %s has %s (sweeps compare "
+				 "point by point: sweep the same counts)", file0, a, file, b);
+		}
+	return n0;
+}
+
+/* The runs of every point of a sweep document with this many clients. */
+static size_t point_runs(json_t *doc, int clients, json_t ***runs)
+{
+	json_t *point, *run;
+	size_t n = 0, i, k;
+
+	*runs = NULL;
+	json_array_foreach(json_object_get(doc, "points"), i, point) {
+		json_t *list = json_object_get(point, "runs");
+
+		if (point_clients(point) != clients)
+			continue;
+		*runs = xrealloc(*runs, (n + json_array_size(list) + 1) * sizeof(**runs));
+		json_array_foreach(list, k, run)
+			(*runs)[n++] = run;
+	}
+	return n;
+}
+
+/* Read every file; sweeps only with sweeps. */
+static void load_documents(struct report *rep)
+{
+	const char *sweep = NULL, *other = NULL;
+
+	for (int s = 0; s < 2; s++) {
+		rep->whole[s] = xcalloc(rep->nfiles[s], sizeof(*rep->whole[s]));
+		for (size_t f = 0; f < rep->nfiles[s]; f++) {
+			const char *file = rep->files[s][f];
+
+			rep->whole[s][f] = load_document(file);
+			check_document(file, rep->whole[s][f]);
+			if (is_sweep(rep->whole[s][f]))
+				sweep = sweep ? sweep : file;
+			else
+				other = other ? other : file;
+		}
+	}
+	if (sweep && other)
+		unusable("%s: a --sweep document, but %s is not: a sweep compares with sweeps of the "
+			 "same client counts, point by point", sweep, other);
+	rep->sweep = sweep != NULL;
 }
 
 /* ---- metrics ---- */
@@ -388,18 +533,22 @@ static void add_run(struct comparison *cmp, enum side_id side, const struct resu
 	}
 }
 
-static void load_side(struct comparison *cmp, enum side_id side)
+/* The runs of one side (of the point of cmp->clients in a sweep). */
+static void load_side(struct comparison *cmp, const struct report *rep, enum side_id side)
 {
 	struct side *sd = &cmp->side[side];
+	char point[32] = "";
 
+	if (cmp->clients)
+		snprintf(point, sizeof(point), " (%d client%s)", cmp->clients, cmp->clients == 1 ? "" : "s");
+	sd->files = rep->files[side];
+	sd->nfiles = rep->nfiles[side];
 	sd->docs = xcalloc(sd->nfiles, sizeof(*sd->docs));
-	sd->whole = xcalloc(sd->nfiles, sizeof(*sd->whole));
 	for (size_t f = 0; f < sd->nfiles; f++) {
-		json_t **runs;
-		size_t n;
+		json_t *whole = rep->whole[side][f], **runs;
+		size_t n = cmp->clients ? point_runs(whole, cmp->clients, &runs) :
+					  document_runs(sd->files[f], whole, &runs);
 
-		sd->whole[f] = load_document(sd->files[f]);
-		n = document_runs(sd->files[f], sd->whole[f], &runs);
 		sd->docs[f] = runs[0];	/* what was run: the first run's identity */
 		for (size_t i = 0; i < n; i++) {
 			struct results r;
@@ -407,13 +556,14 @@ static void load_side(struct comparison *cmp, enum side_id side)
 
 			if (results_from_json(&r, runs[i], err, sizeof(err)) < 0) {
 				if (n > 1)
-					unusable("%s: run %zu: not a dbench result: %s", sd->files[f], i + 1, err);
-				unusable("%s: not a dbench result: %s", sd->files[f], err);
+					unusable("%s%s: run %zu: not a dbench result: %s", sd->files[f], point,
+						 i + 1, err);
+				unusable("%s%s: not a dbench result: %s", sd->files[f], point, err);
 			}
 			add_run(cmp, side, &r);
 			if (r.exit_status)
-				warn(cmp, "%s%s%.0zu: the run ended with exit status %d (mismatches, failed "
-				     "clients or a signal)", sd->files[f], n > 1 ? " run " : "",
+				warn(cmp, "%s%s%s%.0zu: the run ended with exit status %d (mismatches, failed "
+				     "clients or a signal)", sd->files[f], point, n > 1 ? " run " : "",
 				     n > 1 ? i + 1 : 0, r.exit_status);
 			results_free(&r);
 		}
@@ -527,6 +677,15 @@ static const char *const same_paths[] = {
 	"host.system", "host.release", "host.machine", "loadfile.nbscale",
 };
 
+/* Equal values; numbers by value (4 and 4.0 are one rate, whatever wrote
+ * the document last: jq, for one, writes 4.0 as 4). */
+static bool same_value(json_t *a, json_t *b)
+{
+	if (json_is_number(a) && json_is_number(b))
+		return json_number_value(a) == json_number_value(b);
+	return json_equal(a, b);
+}
+
 /* Warn once per path about the first document that differs from doc0. */
 static void compare_path(struct comparison *cmp, const char *path)
 {
@@ -537,7 +696,7 @@ static void compare_path(struct comparison *cmp, const char *path)
 			json_t *v = member(cmp->side[s].docs[f], path);
 			char *a, *b;
 
-			if ((!v && !v0) || (v && v0 && json_equal(v, v0)))
+			if ((!v && !v0) || (v && v0 && same_value(v, v0)))
 				continue;
 			a = value_text(v0);
 			b = value_text(v);
@@ -666,60 +825,114 @@ static void comparison_free(struct comparison *cmp)
 	for (size_t i = 0; i < cmp->nwarnings; i++)
 		free(cmp->warning[i]);
 	free(cmp->warning);
-	for (int s = 0; s < 2; s++) {
-		struct side *sd = &cmp->side[s];
+	for (int s = 0; s < 2; s++)
+		free(cmp->side[s].docs);	/* borrowed from the report's documents */
+}
 
-		for (size_t f = 0; f < sd->nfiles; f++) {
-			free(sd->files[f]);
-			json_decref(sd->whole[f]);
+static void report_free(struct report *rep)
+{
+	for (size_t i = 0; i < rep->npoints; i++)
+		comparison_free(&rep->point[i]);
+	free(rep->point);
+	free(rep->warning);	/* the points' strings */
+	for (int s = 0; s < 2; s++) {
+		for (size_t f = 0; f < rep->nfiles[s]; f++) {
+			free(rep->files[s][f]);
+			if (rep->whole[s])
+				json_decref(rep->whole[s][f]);
 		}
-		free(sd->files);
-		free(sd->whole);
-		free(sd->docs);	/* borrowed from whole */
+		free(rep->files[s]);
+		free(rep->whole[s]);
 	}
-	free((char *)cmp->metrics);
+}
+
+enum verdict point_verdict(const struct comparison *cmp)
+{
+	bool same = false;
+
+	if (cmp->regressions)
+		return V_REGRESSION;
+	if (cmp->improvements)
+		return V_IMPROVEMENT;
+	for (size_t i = 0; i < cmp->nmetrics; i++)
+		same |= cmp->metric[i].verdict == V_SAME;
+	return same || !cmp->nmetrics ? V_SAME : V_NONE;
+}
+
+/* Compare one point (the whole input when it is not a sweep). */
+static void compare_point(struct comparison *cmp, struct report *rep, bool force)
+{
+	load_side(cmp, rep, BASE);
+	load_side(cmp, rep, NEW);
+	select_metrics(cmp);
+	check_loadfiles(cmp, force);
+	check_settings(cmp);
+	dedup_warnings(cmp);
+	for (size_t i = 0; i < cmp->nmetrics; i++) {
+		judge(cmp, &cmp->metric[i]);
+		cmp->regressions += cmp->metric[i].verdict == V_REGRESSION;
+		cmp->improvements += cmp->metric[i].verdict == V_IMPROVEMENT;
+	}
+	rep->regressions += cmp->regressions;
+	rep->improvements += cmp->improvements;
+	rep->regressed_points += cmp->regressions > 0;
+	rep->improved_points += !cmp->regressions && cmp->improvements > 0;
+	for (int s = 0; s < 2; s++)
+		rep->nruns[s] += cmp->side[s].nruns;
+	/* the report lists each warning once (the same difference shows at every point) */
+	for (size_t i = 0; i < cmp->nwarnings; i++) {
+		bool seen = false;
+
+		for (size_t k = 0; k < rep->nwarnings && !seen; k++)
+			seen = strcmp(rep->warning[k], cmp->warning[i]) == 0;
+		if (seen)
+			continue;
+		rep->warning = xrealloc(rep->warning, (rep->nwarnings + 1) * sizeof(*rep->warning));
+		rep->warning[rep->nwarnings++] = cmp->warning[i];
+	}
 }
 
 int main(int argc, const char **argv)
 {
-	struct comparison cmp = { 0 };
+	struct comparison settings = { 0 };
+	struct report rep = { 0 };
 	struct output out = { 0 };
+	int *counts = NULL;
 	int status;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	parse_command_line(argc, argv, &cmp, &out);
-	load_side(&cmp, BASE);
-	load_side(&cmp, NEW);
-	select_metrics(&cmp);
-	check_loadfiles(&cmp, out.force);
-	check_settings(&cmp);
-	dedup_warnings(&cmp);
-	for (size_t i = 0; i < cmp.nmetrics; i++) {
-		judge(&cmp, &cmp.metric[i]);
-		cmp.regressions += cmp.metric[i].verdict == V_REGRESSION;
-		cmp.improvements += cmp.metric[i].verdict == V_IMPROVEMENT;
+	parse_command_line(argc, argv, &settings, &rep, &out);
+	load_documents(&rep);
+	rep.npoints = rep.sweep ? common_counts(&rep, &counts) : 1;
+	rep.point = xcalloc(rep.npoints, sizeof(*rep.point));
+	for (size_t i = 0; i < rep.npoints; i++) {
+		rep.point[i] = settings;
+		rep.point[i].clients = counts ? counts[i] : 0;
+		compare_point(&rep.point[i], &rep, out.force);
 	}
-	status = cmp.regressions ? CMP_REGRESSION : CMP_OK;
+	free(counts);
+	status = rep.regressions ? CMP_REGRESSION : CMP_OK;
 	if (!out.quiet)
-		for (size_t i = 0; i < cmp.nwarnings; i++)
-			fprintf(stderr, "%s: warning: %s\n", COMPARE_PROGNAME, cmp.warning[i]);
+		for (size_t i = 0; i < rep.nwarnings; i++)
+			fprintf(stderr, "%s: warning: %s\n", COMPARE_PROGNAME, rep.warning[i]);
 	if (out.json) {
-		json_t *doc = render_json(&cmp);
+		json_t *doc = render_json(&rep);
 
 		json_object_set_new(doc, "exit_status", json_integer(status));
 		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(9));
 		fputc('\n', stdout);
 		json_decref(doc);
 	} else if (out.markdown) {
-		render_markdown(&cmp, stdout);
+		render_markdown(&rep, stdout);
 	} else {
-		render_text(&cmp, stdout);
+		render_text(&rep, stdout);
 	}
-	if (out.junit && render_junit(&cmp, out.junit) < 0)
+	if (out.junit && render_junit(&rep, out.junit) < 0)
 		unusable("--junit %s: cannot write it: %s", out.junit, strerror(errno));
 	if (fflush(stdout) == EOF)
 		unusable("cannot write the output: %s", strerror(errno));
 	free((char *)out.junit);
-	comparison_free(&cmp);
+	report_free(&rep);
+	free((char *)settings.metrics);
 	return status;
 }

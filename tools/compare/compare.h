@@ -1,6 +1,8 @@
 /*
  * compare.h - dbench-compare: the comparison of two sets of runs (the
- * base and the new), metric by metric, and its renderers.
+ * base and the new), metric by metric, and its renderers.  Two sweeps
+ * compare point by point: a comparison per client count, each point's
+ * runs its samples.
  *
  * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
  */
@@ -52,16 +54,17 @@ struct metric {
 	const char *note;	/* why no test ran or why it could say nothing, or NULL */
 };
 
-/* The files of one side and what they held. */
+/* The files of one side and what they held (for one sweep point: that
+ * point's runs). */
 struct side {
-	char **files;
+	char **files;		/* borrowed from the report */
 	size_t nfiles;
-	json_t **whole;		/* the documents, one per file */
-	json_t **docs;		/* the (first) run of each: what was run */
+	json_t **docs;		/* the (first) run of each file: what was run */
 	size_t nruns;		/* runs pooled from the files */
 };
 
 struct comparison {
+	int clients;		/* the sweep point's client count; 0: not a sweep */
 	struct side side[2];
 	struct metric *metric;
 	size_t nmetrics;
@@ -77,14 +80,36 @@ struct comparison {
 	int regressions, improvements;
 };
 
+/* All that was compared: one comparison, or one per point of two sets of
+ * sweeps (in the order of their client counts). */
+struct report {
+	bool sweep;		/* the inputs are --sweep documents */
+	struct comparison *point;
+	size_t npoints;
+	char **files[2];	/* each side's files */
+	size_t nfiles[2];
+	json_t **whole[2];	/* their documents */
+	size_t nruns[2];	/* runs of each side, over all points */
+	char **warning;		/* of every point, each once */
+	size_t nwarnings;
+	/* outcome: metrics over all points, and points */
+	int regressions, improvements;
+	int regressed_points, improved_points;
+};
+
 extern const char *const verdict_name[];
 extern const char *const test_name[];
 
+/* A point's verdict: a regression if a metric regressed, else an
+ * improvement if one improved, else no significant change (not compared
+ * if no metric could be). */
+enum verdict point_verdict(const struct comparison *cmp);
+
 /* The renderers: stdout formats and the JUnit file. */
-void render_text(const struct comparison *cmp, FILE *out);
-void render_markdown(const struct comparison *cmp, FILE *out);
-json_t *render_json(const struct comparison *cmp);
-int render_junit(const struct comparison *cmp, const char *path);
+void render_text(const struct report *rep, FILE *out);
+void render_markdown(const struct report *rep, FILE *out);
+json_t *render_json(const struct report *rep);
+int render_junit(const struct report *rep, const char *path);
 
 /* "12.3" with the precision a figure of this size needs. */
 void format_value(char *buf, size_t len, double v);
