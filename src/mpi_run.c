@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <mpi.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -83,6 +84,26 @@ int mpi_size(void)
 	return m.on ? m.size : 1;
 }
 
+/*
+ * mpirun binds each rank to a core unless told otherwise (OpenMPI 4: a
+ * core for up to 2 ranks, a socket above), and every client a rank forks
+ * inherits it: one rank per host put all of the host's clients on one core.
+ * A rank is a launcher, not a compute process: unless the user chose a
+ * binding (--bind-to sets OMPI_MCA_hwloc_base_binding_policy), give it back
+ * every CPU it may use (the kernel keeps it inside its cpuset).
+ */
+static void undo_default_binding(void)
+{
+	cpu_set_t all;
+
+	if (!getenv("OMPI_MCA_orte_bound_at_launch") || getenv("OMPI_MCA_hwloc_base_binding_policy"))
+		return;
+	CPU_ZERO(&all);
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		CPU_SET(cpu, &all);
+	sched_setaffinity(0, sizeof(all), &all);	/* best effort: as bound, else */
+}
+
 void mpi_spread(int nprocs)
 {
 	/* NPROCS spread over the ranks: the first NPROCS % ranks get one more */
@@ -145,6 +166,7 @@ void mpi_start(void)
 	gethostname(host, sizeof(host) - 1);
 	m.host = xcalloc((size_t)m.size, sizeof(*m.host));
 	MPI_Allgather(host, HOST_MAX, MPI_CHAR, m.host, HOST_MAX, MPI_CHAR, MPI_COMM_WORLD);
+	undo_default_binding();
 	/* --sweep: every point is spread over the ranks; each rank needs a
 	 * client process at every point */
 	for (int i = 0; i < options.nsweep; i++)
