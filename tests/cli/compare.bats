@@ -15,22 +15,22 @@ load helpers
 COMPARE=${COMPARE:-$(dirname "$DBENCH")/../tools/dbench-compare}
 XSD="$DBENCH_SRCDIR/tests/cli/junit.xsd"
 
-# The runs every test compares, made once: on the null backend seven of
-# 8 passes paced at 4 MB/s (base), seven more the same (same), seven at
-# a quarter of the rate (slow), interleaved so that the machine's load
-# falls on all alike; the same on the fileio backend.  A run takes a
-# quarter of a second (slow: one second).  The pacing is slow (an op every
-# 16 ms) so that a loaded machine still keeps it, and there are seven runs a side: the U test
-# reaches p < 0.05 even when the load stalls one run for a second (one
-# such run among five was enough to miss it).  A paced run catches up
-# after a stall, except at its end: its window ends with its last op, so a
-# late last wake-up (or a write the kernel throttles) lengthens it.  At
-# load 10, two or three base runs of seven lost half their throughput that
-# way, with 4 passes (0.13 s) and with 8 (0.26 s), and a half-rate slow
-# side no longer stood apart.  A base run now falls below the slow ones
-# only if its end is late by 0.8 s.  Then sweeps of 1 and 2
-# clients, two files a side of three runs a point (pooled: six runs a
-# point a side), at the same pace (base, same) and at a quarter (slow).
+# The runs every test compares, made once: on the null backend seven of 8
+# passes paced at 4 MB/s (base), seven more the same (same), seven at a
+# quarter of the rate (slow), interleaved so that the machine's load falls
+# on all alike; the same on the fileio backend. A run takes a quarter of a
+# second (slow: one second). The pacing is slow (an op every 16 ms) so
+# that a loaded machine still keeps it, and there are seven runs a side:
+# the U test reaches p < 0.05 even when the load stalls one run for a
+# second (one such run among five was enough to miss it). A paced run
+# catches up after a stall, except at its end: its window ends with its
+# last op, so a late last wake-up (or a write the kernel throttles)
+# lengthens it. At load 10, two or three base runs of seven lost half
+# their throughput that way, with 4 passes (0.13 s) and with 8 (0.26 s),
+# and a half-rate slow side no longer stood apart. A base run now falls
+# below the slow ones only if its end is late by 0.8 s. Then sweeps of 1
+# and 2 clients, two files a side of three runs a point (pooled: six runs
+# a point a side), at the same pace (base, same) and at a quarter (slow).
 setup_file() {
 	R=$(mktemp -d /tmp/dbench-compare.XXXXXX)
 	export R
