@@ -97,7 +97,8 @@ mpirun_hosts() {
 }
 
 @test "mpi hosts: the rank on h3 killed mid-run ends the run on every host, no client left" {
-	mpirun_hosts "$TBENCH" --mpi -t 60 --warmup 0 4 "${NET}4:$PORT" >"$T/out" 2>&1 &
+	# --mpi-timeout 120: the kill, not a loaded machine's slow report, ends the run
+	mpirun_hosts "$TBENCH" --mpi --mpi-timeout 120 -t 60 --warmup 0 4 "${NET}4:$PORT" >"$T/out" 2>&1 &
 	local job=$! pid= p st=0
 	for _ in $(seq 150); do
 		if grep -q execute "$T/out"; then
