@@ -123,6 +123,8 @@ extern struct backend nfs_backend;
 /* Mount the export (NFSv4 under --nfs-version 4): the context, or NULL
  * with one line in err. */
 struct nfs_context *nfs_mount_export(char *err, size_t errlen);
+/* The bytes a connection carried, into the client's network counters. */
+void nfs_count_wire_bytes(struct client *c, struct rpc_context *rpc);
 /* The load-time refusal's reason for an op the table lacks, or NULL. */
 const char *nfsb_why_unsupported(int id);
 /* --nfs-version 4 (nfs4.c): the NFSv4 adapter's calls in the backend's

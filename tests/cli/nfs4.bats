@@ -184,3 +184,125 @@ assert_export_empty() {
 	grep -q "^Throughput " "$T/out"
 	assert_no_procs
 }
+
+# Two clients, one file (a shared root): each locks its own byte (child),
+# then tries the other's: the server says no (LOCK_NOT_GRANTED); after the
+# other unlocked, the same LockX succeeds.  The netbench layer's table is
+# per handle, so only the server can refuse the second LockX.
+lock_loadfile() {
+	cat <<'LOAD'
+Mkdir "\lockshare" NT_STATUS_OK
+NTCreateX "\lockshare\lock.dat" 0x40 0x3 1 NT_STATUS_OK
+LockX 1 child 1 NT_STATUS_OK
+SETSP 1
+WAITSP child+1 1
+LockX 1 child+1%num_children 1 NT_STATUS_LOCK_NOT_GRANTED
+SETSP 2
+WAITSP child+1 2
+UnlockX 1 child 1 NT_STATUS_OK
+SETSP 3
+WAITSP child+1 3
+LockX 1 child+1%num_children 1 NT_STATUS_OK
+UnlockX 1 child+1%num_children 1 NT_STATUS_OK
+SETSP 4
+WAITSP child+1 4
+Close 1 NT_STATUS_OK
+SETSP 5
+WAITSP child+1 5
+LOAD
+}
+
+@test "nfs4: LockX of a byte another client holds is LOCK_NOT_GRANTED; after its UnlockX it is granted" {
+	srv_start_or_skip nfs_ns_start
+	lock_loadfile >"$T/lock.txt"
+	nfs4_dbench -c "$T/lock.txt" --passes 3 2
+	echo "$output$stderr"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *", 0 mismatches,"* ]]
+	[[ "$output" == *"passes per client 3..3"* ]]
+	# 3 LockX per client and pass reached the op table
+	[[ "$output" =~ LockX\ +18\  ]]
+	assert_export_empty
+}
+
+@test "nfs4: a wrong expected status for the conflicting LockX is a mismatch" {
+	srv_start_or_skip nfs_ns_start
+	lock_loadfile | sed 's/NT_STATUS_LOCK_NOT_GRANTED/NT_STATUS_OK/' >"$T/lock.txt"
+	nfs4_dbench -c "$T/lock.txt" --passes 1 2
+	echo "$output$stderr"
+	[ "$status" -ne 0 ]
+	[[ "$output$stderr" == *"LockX expected NT_STATUS_OK, got NT_STATUS_LOCK_NOT_GRANTED"* ]]
+	[[ "$output" == *", 2 mismatches,"* ]]
+}
+
+@test "nfs4: SET_FILE_INFORMATION sets the file's times on the server" {
+	srv_start_or_skip nfs_ns_start
+	mkdir "$NFS_EXPORT_DIR/times"
+	touch -d '2001-02-03 04:05:06' "$NFS_EXPORT_DIR/times/t.dat" "$NFS_EXPORT_DIR/times/u.dat"
+	cat >"$T/times.txt" <<'LOAD'
+NTCreateX "\times\t.dat" 0x40 0x1 1 NT_STATUS_OK
+SET_FILE_INFORMATION 1 1004 NT_STATUS_OK
+QUERY_FILE_INFORMATION 1 1004 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+NTCreateX "\times\u.dat" 0x40 0x1 2 NT_STATUS_OK
+QUERY_FILE_INFORMATION 2 1004 NT_STATUS_OK
+Close 2 NT_STATUS_OK
+LOAD
+	local start
+	start=$(date +%s)
+	nfs4_dbench -c "$T/times.txt" --run-once 1
+	echo "$output$stderr"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *", 0 mismatches,"* ]]
+	# t.dat's times are the server's clock now; u.dat was only opened
+	[ "$(stat -c %Y "$NFS_EXPORT_DIR/times/t.dat")" -ge $(( start - 5 )) ]
+	[ "$(stat -c %X "$NFS_EXPORT_DIR/times/t.dat")" -ge $(( start - 5 )) ]
+	[ "$(date -u -r "$NFS_EXPORT_DIR/times/u.dat" +%Y)" = 2001 ]
+}
+
+descendants() {
+	local p
+
+	for p in $(pgrep -P "$1"); do
+		echo "$p"
+		descendants "$p"
+	done
+}
+
+@test "nfs4: a client stopped longer than the lease fails with one line naming it and the cause, exit 1" {
+	export NFS_LEASE=2
+	srv_start_or_skip nfs_ns_start
+	cp "$CLIENT" "$T/client.txt"
+	nfs_ns_exec timeout 60 "$DBENCH" -B nfs --nfs-version 4 --server 127.0.0.1 \
+		--export /export --nfs-timeout 10 -c "$T/client.txt" -t 25 --warmup 0 1 \
+		>"$T/out" 2>"$T/err" &
+	local pid=$! kids i
+	sleep 2
+	# every process under the background job: dbench and its client
+	kids=$(descendants "$pid")
+	[ -n "$kids" ] || { cat "$T/out" "$T/err"; false; }
+	# shellcheck disable=SC2086 # a list of pids
+	kill -STOP $kids
+	sleep 8		# the lease (2 s) and ganesha's reaper, with room
+	# shellcheck disable=SC2086
+	kill -CONT $kids
+	for (( i = 0; i < 300; i++ )); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	run wait "$pid"
+	cat "$T/out" "$T/err"
+	[ "$status" -eq 1 ]
+	grep -q "client 0.*NFSv4 lease lost: .* got NFS4ERR_\(EXPIRED\|STALE_CLIENTID\|BAD_STATEID\|STALE_STATEID\)" "$T/err"
+}
+
+@test "nfs4: a --nfs URL whose version= is not --nfs-version's is one line, exit 2" {
+	run --separate-stderr "$DBENCH" -B nfs --nfs "nfs://127.0.0.1/export?version=4" -c "$CLIENT" 1
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbench: nfs: --nfs nfs://127.0.0.1/export?version=4 asks for NFS version 4, but --nfs-version is 3: give --nfs-version 4 (or leave version= out)" ]
+	run --separate-stderr "$DBENCH" -B nfs --nfs-version 4 \
+		--nfs "nfs://127.0.0.1/export?nfsport=2049&version=3" -c "$CLIENT" 1
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"asks for NFS version 3, but --nfs-version is 4"* ]]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+}

@@ -55,7 +55,8 @@ _nfs_error() {
 }
 
 # _nfs_write_conf DIR: ganesha.conf for a VFS export of DIR/export at
-# /export, NFSv3 only (NFS_PROTOCOLS=4: NFSv4 only, no v3 mount).  Bind_addr
+# /export, NFSv3 only (NFS_PROTOCOLS=4: NFSv4 only, no v3 mount; NFS_LEASE=N:
+# an NFSv4 lease of N seconds instead of ganesha's 60).  Bind_addr
 # stays out: it does not resolve inside the namespace.
 _nfs_write_conf() {
 	local nlm=false protocols=${NFS_PROTOCOLS:-3}
@@ -73,7 +74,7 @@ NFS_CORE_PARAM {
 	mount_path_pseudo = true;
 }
 NFS_KRB5 { Active_krb5 = false; }
-NFSV4 { Graceless = true; RecoveryRoot = "$1/recov"; }
+NFSV4 { Graceless = true; RecoveryRoot = "$1/recov";${NFS_LEASE:+ Lease_Lifetime = $NFS_LEASE;} }
 EXPORT {
 	Export_Id = 1;
 	Path = "$1/export";
