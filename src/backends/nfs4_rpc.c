@@ -442,7 +442,6 @@ static uint32_t queue(struct client *c, struct c4 *b, struct call4 *r, bool rene
 	if (rpc_nfs4_compound_async(nb->rpc, on_compound, &args, r) != 0)
 		return nfs4_fail(c, "NFSv4 %s %s: cannot send: %s", b->what, shown(b->path),
 				 rpc_get_error(nb->rpc));
-	nb->rpcs++;
 	return NFS4_OK;
 }
 
@@ -461,30 +460,42 @@ uint32_t c4_wait_all(struct client *c, struct call4 *r, unsigned n, const char *
 	struct rpc_context *rpc = nb->rpc;
 	uint64_t deadline = now_ns() + nb->timeout_ns;
 
+	uint32_t st = NFS4_OK;
+
 	/* send at once: the socket is almost always writable */
-	if ((rpc_which_events(rpc) & POLLOUT) && rpc_service(rpc, POLLOUT) < 0 && !all_done(r, n))
-		return nfs4_fail(c, "NFSv4 %s %s: connection to the server lost (%s)", what,
-				 shown(path), rpc_get_error(rpc));
+	if ((rpc_which_events(rpc) & POLLOUT) && rpc_service(rpc, POLLOUT) < 0 && !all_done(r, n)) {
+		st = nfs4_fail(c, "NFSv4 %s %s: connection to the server lost (%s)", what,
+			       shown(path), rpc_get_error(rpc));
+		goto abandon;
+	}
 	while (!all_done(r, n)) {
 		struct pollfd pfd = { .fd = rpc_get_fd(rpc), .events = (short)rpc_which_events(rpc) };
 		uint64_t now = now_ns();
 		int k, ms;
 
-		if (pfd.fd < 0)
-			return nfs4_fail(c, "NFSv4 %s %s: connection to the server lost (%s)", what,
-					 shown(path), rpc_get_error(rpc));
+		if (pfd.fd < 0) {
+			st = nfs4_fail(c, "NFSv4 %s %s: connection to the server lost (%s)", what,
+				       shown(path), rpc_get_error(rpc));
+			goto abandon;
+		}
 		ms = now >= deadline ? 0 : (int)MIN((deadline - now) / NSEC_PER_MSEC + 1, 100);
 		k = poll(&pfd, 1, ms);
-		if (k < 0 && errno != EINTR)
-			return nfs4_fail(c, "NFSv4 %s %s: poll: %s", what, shown(path), strerror(errno));
-		if (rpc_service(rpc, k > 0 ? pfd.revents : 0) < 0 && !all_done(r, n))
-			return nfs4_fail(c, "NFSv4 %s %s: connection to the server lost (%s)", what,
-					 shown(path), rpc_get_error(rpc));
+		if (k < 0 && errno != EINTR) {
+			st = nfs4_fail(c, "NFSv4 %s %s: poll: %s", what, shown(path), strerror(errno));
+			goto abandon;
+		}
+		if (rpc_service(rpc, k > 0 ? pfd.revents : 0) < 0 && !all_done(r, n)) {
+			st = nfs4_fail(c, "NFSv4 %s %s: connection to the server lost (%s)", what,
+				       shown(path), rpc_get_error(rpc));
+			goto abandon;
+		}
 		/* the deadline counts only when nothing came (a stopped and
 		 * continued client finds its reply waiting) */
-		if (k == 0 && now_ns() >= deadline && !all_done(r, n))
-			return nfs4_fail(c, "NFSv4 %s %s: no reply in %d s: the server stopped answering",
-					 what, shown(path), nfs_opt.timeout_s);
+		if (k == 0 && now_ns() >= deadline && !all_done(r, n)) {
+			st = nfs4_fail(c, "NFSv4 %s %s: no reply in %d s: the server stopped answering",
+				       what, shown(path), nfs_opt.timeout_s);
+			goto abandon;
+		}
 	}
 	for (unsigned i = 0; i < n; i++) {
 		switch (r[i].rpc_status) {
@@ -501,6 +512,13 @@ uint32_t c4_wait_all(struct client *c, struct call4 *r, unsigned n, const char *
 		}
 	}
 	return NFS4_OK;
+abandon:
+	/* the calls still pending answer now (RPC_STATUS_ERROR), while the
+	 * replies they write into are still there: not later, from the
+	 * teardown's rpc_destroy_context, into a stack long gone */
+	if (!all_done(r, n))
+		rpc_disconnect(rpc, "dbench: the NFSv4 session failed");
+	return st;
 }
 
 uint32_t c4_send(struct client *c, struct c4 *b, struct call4 *r)
@@ -762,13 +780,13 @@ int nfs4_session_start(struct client *c, struct nfs4b *nb)
 		snprintf(c->error, sizeof(c->error), "nfs: cannot create an RPC context");
 		return -1;
 	}
-	call_reset(&r, NULL, 0);
-	if (rpc_connect_async(nb->rpc, nfs_opt.server, port, on_connect, &r) != 0) {
+	call_reset(&nb->connect, NULL, 0);
+	if (rpc_connect_async(nb->rpc, nfs_opt.server, port, on_connect, &nb->connect) != 0) {
 		snprintf(c->error, sizeof(c->error), "nfs: NFSv4 connect to %s port %d: %s",
 			 nfs_opt.server, port, rpc_get_error(nb->rpc));
 		return -1;
 	}
-	if (c4_wait_all(c, &r, 1, "connect", "") != NFS4_OK)
+	if (c4_wait_all(c, &nb->connect, 1, "connect", "") != NFS4_OK)
 		return -1;
 	st = setclientid(c, nb);
 	if (st != NFS4_OK) {
