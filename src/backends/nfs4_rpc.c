@@ -278,22 +278,27 @@ static void copy_fh(struct fh4 *dst, const nfs_fh4 *src, bool *ok)
 
 static void on_entries(struct call4 *r, const READDIR4resok *ok)
 {
-	const entry4 *e;
+	const void *p;
 
 	memcpy(r->cookieverf, ok->cookieverf, sizeof(r->cookieverf));
 	r->eof = ok->reply.eof;
-	for (e = ok->reply.entries; e; e = e->nextentry) {
+	for (p = ok->reply.entries; p;) {
 		char name[NAME_MAX + 1];
 		struct attr4 at;
-		size_t len = e->name.utf8string_len;
+		entry4 e;
+		size_t len;
 
+		/* an aligned copy (libnfs 4.0 decodes at 4-byte alignment) */
+		memcpy(&e, p, sizeof(e));
+		p = e.nextentry;
+		len = e.name.utf8string_len;
 		r->entries++;
-		r->cookie = e->cookie;
+		r->cookie = e.cookie;
 		if (!r->entry_fn || len == 0 || len > NAME_MAX)
 			continue;
-		memcpy(name, e->name.utf8string_val, len);
+		memcpy(name, e.name.utf8string_val, len);
 		name[len] = '\0';
-		decode_attrs(&e->attrs, &at);
+		decode_attrs(&e.attrs, &at);
 		r->entry_fn(r->entry_arg, name, at.type);
 	}
 }
@@ -366,18 +371,23 @@ static void on_compound(struct rpc_context *rpc, int status, void *data, void *p
 	r->rpc_status = status;
 	r->nres = 0;
 	if (status == RPC_STATUS_SUCCESS && data) {
-		const COMPOUND4res *res = data;
+		/* libnfs 4.0 decodes at 4-byte alignment: reading its 64-bit
+		 * members in place is undefined behaviour (UBSan says so), so
+		 * the reply and each result are copied to aligned ones first */
+		COMPOUND4res res;
 
-		r->status = res->status;
-		for (u_int i = 0; i < res->resarray.resarray_len && i + base < C4_MAX_OPS; i++) {
-			const nfs_resop4 *op = &res->resarray.resarray_val[i];
+		memcpy(&res, data, sizeof(res));
+		r->status = res.status;
+		for (u_int i = 0; i < res.resarray.resarray_len && i + base < C4_MAX_OPS; i++) {
+			nfs_resop4 op;
 			uint32_t st;
 
+			memcpy(&op, (const char *)res.resarray.resarray_val + i * sizeof(op), sizeof(op));
 			/* every *4res starts with its nfsstat4 */
-			memcpy(&st, &op->nfs_resop4_u, sizeof(st));
+			memcpy(&st, &op.nfs_resop4_u, sizeof(st));
 			r->op_status[i + base] = st;
 			r->nres = i + base + 1;
-			on_result(r, op, st);
+			on_result(r, &op, st);
 		}
 	} else if (status == RPC_STATUS_ERROR && data) {
 		snprintf(r->error, sizeof(r->error), "%s", (const char *)data);
