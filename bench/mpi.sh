@@ -5,7 +5,7 @@
 # figures for a human to compare.
 #
 #   bench/mpi.sh [BUILDDIR]          BUILDDIR defaults to build
-#   T=SECS ROUNDS=N CLIENTS=N NS=0|1 bench/mpi.sh
+#   T=SECS ROUNDS=N CLIENTS=N NS=0|1 BACKENDS="null tbench" bench/mpi.sh
 #
 # Each round runs single then 2 ranks (A B A B), ROUNDS times (default 3),
 # -t T (default 5, warmup 1), CLIENTS total (default 4), and prints per
@@ -138,6 +138,7 @@ bench() {
 	: >"$W/$name.single"
 	: >"$W/$name.mpi"
 	: >"$W/$name.cpu"
+	: >"$W/$name.hosts"
 	for i in $(seq "$ROUNDS"); do
 		rm -f "$W/s.json" "$W/m.json"
 		single "$@" -t "$T" --warmup 1 --json "$W/s.json" "$CLIENTS" >"$W/s.out" 2>&1 ||
@@ -146,6 +147,9 @@ bench() {
 		ranks "$@" --mpi -t "$T" --warmup 1 --json "$W/m.json" "$CLIENTS" >"$W/m.out" 2>&1 ||
 			{ echo "bench: 2-rank $name run failed:" >&2; tail -n 5 "$W/m.out" >&2; exit 1; }
 		field "$W/m.json" 'd["results"]["throughput_mb_per_sec"]' >>"$W/$name.mpi"
+		# the per-host lines of each 2-rank run
+		field "$W/m.json" '"; ".join("%s %.1f" % (r["host"], r["mb_per_sec"]) for r in d["mpi"]["per_rank"])' \
+			>>"$W/$name.hosts"
 		field "$W/m.json" 'd["mpi"]["exchange_cpu_ns"] / max(d["mpi"]["exchanges"], 1) / 1e3' >>"$W/$name.cpu"
 	done
 	local s m c
@@ -153,9 +157,9 @@ bench() {
 	m=$(median <"$W/$name.mpi")
 	c=$(median <"$W/$name.cpu")
 	printf '%-8s %12.2f %12.2f %8.3f %16.1f\n' "$name" "$s" "$m" "$(echo "$m / $s" | bc -l)" "$c"
-	printf '         single: %s\n         2 ranks: %s\n         rank0 us/exch: %s\n' \
+	printf '         single: %s\n         2 ranks: %s\n         per host: %s\n         rank0 us/exch: %s\n' \
 		"$(tr '\n' ' ' <"$W/$name.single")" "$(tr '\n' ' ' <"$W/$name.mpi")" \
-		"$(tr '\n' ' ' <"$W/$name.cpu")"
+		"$(tr '\n' '|' <"$W/$name.hosts")" "$(tr '\n' ' ' <"$W/$name.cpu")"
 }
 
 if [ "$NS" = 1 ]; then
@@ -165,5 +169,10 @@ else
 fi
 echo "$CLIENTS clients in all, -t $T, $ROUNDS rounds (A B A B), medians; load $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-8s %12s %12s %8s %16s\n' backend "single MB/s" "2 ranks MB/s" ratio "rank0 us/exch"
-bench null "$DBENCH" -B null -D "$W"
-bench tbench "$TBENCH" --server "$SRV_ADDR" --port "$PORT"
+for b in ${BACKENDS:-null tbench}; do
+	case $b in
+	null) bench null "$DBENCH" -B null -D "$W" ;;
+	tbench) bench tbench "$TBENCH" --server "$SRV_ADDR" --port "$PORT" ;;
+	*) echo "bench: BACKENDS: null or tbench, not '$b'" >&2; exit 2 ;;
+	esac
+done

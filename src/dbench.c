@@ -70,6 +70,8 @@ static int report(const struct results *r)
 {
 	int status = r->exit_status;
 
+	if (mpi_rank() != 0)	/* --mpi: rank 0 reports the merged run */
+		return status;
 	report_final(stdout, stderr, r,
 		     (options.machine_readable ? REPORT_MACHINE_READABLE : 0) |
 		     (options.per_client_results ? REPORT_PER_CLIENT : 0) |

@@ -11,8 +11,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <mpi.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -21,11 +23,13 @@
 #include "latency.h"
 #include "mpi_run.h"
 #include "options.h"
+#include "run.h"
 #include "util.h"
 
 #define HOST_MAX 64
 #define TAG_FIGURES 1
 #define TAG_TOTALS 2
+#define TAG_END 3		/* rank 0 to the others: it has said why the job ends */
 
 /* What rank 0 keeps of each rank's results for the per-host lines and the
  * per-rank breakdown in the JSON document. */
@@ -41,9 +45,20 @@ static struct {
 	char (*host)[HOST_MAX];	/* per rank */
 	struct rank_result *res; /* rank 0, after mpi_gather */
 	uint64_t exchanges;	/* mpi_exchange calls */
+	uint64_t start_ns;	/* MPI_Init done */
+	uint64_t last_exchange_ns; /* the last exchange done */
+	bool died_told;		/* rank 0: a client's death was announced */
 	uint64_t exchange_cpu_ns; /* CPU they took (this thread's, waiting included) */
 	const char *json_path, *csv_path; /* ranks > 0: the outputs rank 0 writes */
 } m;
+
+static volatile sig_atomic_t cont_seen;	/* SIGCONT: mpirun may be ending the job */
+
+static void on_sigcont(int sig)
+{
+	(void)sig;
+	cont_seen = 1;
+}
 
 static uint64_t thread_cpu_ns(void)
 {
@@ -66,6 +81,26 @@ int mpi_rank(void)
 int mpi_size(void)
 {
 	return m.on ? m.size : 1;
+}
+
+/*
+ * mpirun binds each rank to a core unless told otherwise (OpenMPI 4: a
+ * core for up to 2 ranks, a socket above), and every client a rank forks
+ * inherits it: one rank per host put all of the host's clients on one core.
+ * A rank is a launcher, not a compute process: unless the user chose a
+ * binding (--bind-to sets OMPI_MCA_hwloc_base_binding_policy), give it back
+ * every CPU it may use (the kernel keeps it inside its cpuset).
+ */
+static void undo_default_binding(void)
+{
+	cpu_set_t all;
+
+	if (!getenv("OMPI_MCA_orte_bound_at_launch") || getenv("OMPI_MCA_hwloc_base_binding_policy"))
+		return;
+	CPU_ZERO(&all);
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		CPU_SET(cpu, &all);
+	sched_setaffinity(0, sizeof(all), &all);	/* best effort: as bound, else */
 }
 
 void mpi_spread(int nprocs)
@@ -118,11 +153,19 @@ void mpi_start(void)
 	if (MPI_Init(NULL, NULL) != MPI_SUCCESS)
 		die(EXIT_USAGE, "--mpi: MPI_Init failed (run under mpirun or srun)");
 	m.on = true;
+	m.start_ns = now_ns();
+	{
+		struct sigaction sa = { .sa_handler = on_sigcont, .sa_flags = SA_RESTART };
+
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGCONT, &sa, NULL);
+	}
 	MPI_Comm_rank(MPI_COMM_WORLD, &m.rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &m.size);
 	gethostname(host, sizeof(host) - 1);
 	m.host = xcalloc((size_t)m.size, sizeof(*m.host));
 	MPI_Allgather(host, HOST_MAX, MPI_CHAR, m.host, HOST_MAX, MPI_CHAR, MPI_COMM_WORLD);
+	undo_default_binding();
 	/* --sweep: every point is spread over the ranks; each rank needs a
 	 * client process at every point */
 	for (int i = 0; i < options.nsweep; i++)
@@ -151,32 +194,152 @@ void mpi_start(void)
 	}
 }
 
+/*
+ * A rank that dies.  mpirun (its daemon on each host) ends the job when a
+ * rank's process ends abnormally: SIGCONT to every other rank at once,
+ * SIGTERM odls_base_sigkill_timeout (1) s later, SIGKILL as long again
+ * after that.  Rank 0, waiting for this second's reports, sees the signals
+ * and names the ranks that have not reported: the ranks alive have sent
+ * theirs (they tick once a second, and at once on SIGTERM: run.c), the
+ * ones that ended never will.  After a SIGCONT it waits until every rank
+ * has had a second to report, after a SIGTERM a quarter of a second.
+ */
+#define GONE_AFTER_TERM_NS (250 * NSEC_PER_MSEC)
+#define GONE_AFTER_CONT_NS (250 * NSEC_PER_MSEC)
+#define GONE_WAITED_NS (1200 * NSEC_PER_MSEC)
+
+/* Rank 0 is ending the job and has printed why: the other ranks say
+ * nothing more (a rank that was stopped would otherwise blame rank 0).
+ * gone[r]: rank r has ended (nothing is sent to it: over TCP that would
+ * be a connection attempt, and Open MPI's warning); gone may be NULL. */
+static void tell_end(const bool *gone)
+{
+	static int end = 1;
+	uint64_t until = now_ns() + 200 * NSEC_PER_MSEC;
+	MPI_Request *req;
+	int done = 0, n = 0;
+
+	if (m.rank != 0 || m.size < 2)
+		return;
+	req = xcalloc((size_t)m.size - 1, sizeof(*req));
+	for (int i = 1; i < m.size; i++)
+		if (!gone || !gone[i])
+			MPI_Isend(&end, 1, MPI_INT, i, TAG_END, MPI_COMM_WORLD, &req[n++]);
+	while (!done && now_ns() < until) {
+		MPI_Testall(n, req, &done, MPI_STATUSES_IGNORE);
+		sleep_until_ns(now_ns() + 2 * NSEC_PER_MSEC);
+	}
+	free(req);	/* the requests not done are left to the end of the job */
+}
+
+/* Has rank 0 said why the job ends? */
+static bool end_told(void)
+{
+	int flag = 0;
+
+	if (m.rank != 0)
+		MPI_Iprobe(0, TAG_END, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+	return flag;
+}
+
+/* A signal came while rank 0 waited for the ranks (or rank 1 for rank 0):
+ * name the ranks whose requests (req[i], with who[i]; who NULL: a
+ * collective) are not done, write the --json error document, and leave:
+ * the clients end with their parent, mpirun ends the job. */
+static void __attribute__((noreturn)) end_gone(MPI_Request *req, const int *who, int n, const char *what)
+{
+	char line[600] = "";
+	uint64_t now = now_ns();
+	bool *gone = xcalloc((size_t)m.size, sizeof(*gone));
+
+	for (int i = 0; i < n && who; i++) {
+		int flag = 0;
+
+		MPI_Test(&req[i], &flag, MPI_STATUS_IGNORE);
+		if (flag || gone[who[i]])
+			continue;
+		gone[who[i]] = true;
+		snprintf(line, sizeof(line), "rank %d on %s: its process ended (no %s for %.1f s, and mpirun is ending the job): ending the run on every host",
+			 who[i], m.host[who[i]], what,
+			 (double)(now - (m.last_exchange_ns ? m.last_exchange_ns : m.start_ns)) / 1e9);
+		fprintf(stderr, "%s: %s\n", options.progname, line);
+	}
+	if (!line[0]) {
+		snprintf(line, sizeof(line), "mpirun is ending the job while the ranks wait for the %s: a rank's process ended (mpirun names it)",
+			 what);
+		fprintf(stderr, "%s: %s\n", options.progname, line);
+	}
+	fflush(stderr);
+	run_exit_hook(EXIT_RUN_FAILED, line);
+	tell_end(gone);
+	/* mpirun's SIGKILL ends this process in a second or two; an exit of
+	 * our own would add mpirun's "returned a non-zero exit code" banner */
+	sleep_until_ns(now_ns() + 5 * NSEC_PER_SEC);
+	_exit(EXIT_RUN_FAILED);
+}
+
 /* Wait for the requests, at most --mpi-timeout seconds; on the timeout,
- * end the whole job naming the rank (who[i] for request i) that is silent. */
+ * end the whole job naming the rank (who[i] for request i; who NULL: a
+ * collective of every rank) that is silent.  On rank 0, a signal (mpirun
+ * ending the job) names the ranks that no longer answer (end_gone). */
 static void wait_or_abort(MPI_Request *req, const int *who, int n, const char *what)
 {
 	uint64_t start = now_ns(), limit = (uint64_t)options.mpi_timeout * NSEC_PER_SEC;
+	uint64_t term_at = 0, cont_at = 0, prev = start;
+	bool namer = m.rank == 0 || (m.rank == 1 && who && who[0] == 0);
+	char line[600] = "";
 	int done = 0;
 
 	for (;;) {
+		uint64_t now;
+
 		MPI_Testall(n, req, &done, MPI_STATUSES_IGNORE);
-		if (done)
+		if (done) {
+			cont_seen = 0;	/* every rank answered: not an end */
 			return;
-		if (now_ns() - start >= limit)
+		}
+		now = now_ns();
+		if (now - prev > NSEC_PER_SEC) {
+			/* this rank was stopped: it is the silent one */
+			namer = false;
+			start = now;
+		}
+		prev = now;
+		if (end_told()) {
+			/* rank 0 has said why the job ends: wait for mpirun's end */
+			namer = false;
+			start = now;
+			limit = UINT64_MAX / 2;
+		}
+		if (!term_at && run_signal())
+			term_at = now;
+		if (!cont_at && cont_seen)
+			cont_at = now;
+		/* rank 0 names the ranks that are gone; rank 1 names rank 0 */
+		if (namer && ((term_at && now - term_at >= GONE_AFTER_TERM_NS) ||
+			      (cont_at && now - cont_at >= GONE_AFTER_CONT_NS && now - start >= GONE_WAITED_NS)))
+			end_gone(req, who, n, what);
+		if (now - start >= limit)
 			break;
-		sleep_until_ns(now_ns() + 2 * NSEC_PER_MSEC);
+		sleep_until_ns(now + 2 * NSEC_PER_MSEC);
 	}
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n && who; i++) {
 		int flag = 0;
 
 		MPI_Test(&req[i], &flag, MPI_STATUS_IGNORE);
 		if (!flag) {
-			fprintf(stderr, "%s: rank %d on %s: no %s for %d s (--mpi-timeout): ending the run on every host\n",
-				options.progname, who[i], m.host[who[i]], what, options.mpi_timeout);
+			snprintf(line, sizeof(line), "rank %d on %s: no %s for %d s (--mpi-timeout): ending the run on every host",
+				 who[i], m.host[who[i]], what, options.mpi_timeout);
 			break;
 		}
 	}
+	if (!line[0])
+		snprintf(line, sizeof(line), "the ranks did not all reach the %s in %d s (--mpi-timeout): ending the run on every host",
+			 what, options.mpi_timeout);
+	fprintf(stderr, "%s: %s\n", options.progname, line);
 	fflush(stderr);
+	run_exit_hook(EXIT_RUN_FAILED, line);
+	tell_end(NULL);
 	MPI_Abort(MPI_COMM_WORLD, EXIT_RUN_FAILED);
 	_exit(EXIT_RUN_FAILED);
 }
@@ -200,36 +363,39 @@ int mpi_agree(bool ok, const char *message)
 void mpi_barrier(const char *what)
 {
 	MPI_Request req;
-	int zero = 0;
 
 	if (!m.on)
 		return;
 	MPI_Ibarrier(MPI_COMM_WORLD, &req);
-	wait_or_abort(&req, &zero, 1, what);
+	wait_or_abort(&req, NULL, 1, what);
 }
+
+/* The progress figures of a second, as sent. */
+#define NFIG 10
 
 void mpi_exchange(struct mpi_figures *f)
 {
-	uint64_t mine[8] = { f->running, f->active, f->ops, f->bytes_all, f->bytes_measured,
-			     f->clients, f->procs_running, f->latency_ns };
-	uint64_t total[8], cpu0 = thread_cpu_ns();
+	uint64_t mine[NFIG] = { f->running, f->active, f->ops, f->bytes_all, f->bytes_measured,
+				f->clients, f->procs_running, f->latency_ns, f->died_client,
+				f->died_signal };
+	uint64_t total[NFIG], cpu0 = thread_cpu_ns();
 
 	if (m.rank != 0) {
 		MPI_Request req[2];
 		int who[2] = { 0, 0 };
 
-		MPI_Isend(mine, 8, MPI_UINT64_T, 0, TAG_FIGURES, MPI_COMM_WORLD, &req[0]);
-		MPI_Irecv(total, 8, MPI_UINT64_T, 0, TAG_TOTALS, MPI_COMM_WORLD, &req[1]);
+		MPI_Isend(mine, NFIG, MPI_UINT64_T, 0, TAG_FIGURES, MPI_COMM_WORLD, &req[0]);
+		MPI_Irecv(total, NFIG, MPI_UINT64_T, 0, TAG_TOTALS, MPI_COMM_WORLD, &req[1]);
 		wait_or_abort(req, who, 2, "progress from rank 0");
 	} else {
-		int n = m.size - 1;
-		uint64_t (*in)[8] = xcalloc((size_t)MAX(n, 1), sizeof(*in));
+		int n = m.size - 1, died_rank = mine[8] ? 0 : -1;
+		uint64_t (*in)[NFIG] = xcalloc((size_t)MAX(n, 1), sizeof(*in));
 		MPI_Request *req = xcalloc((size_t)MAX(n, 1), sizeof(*req));
 		int *who = xcalloc((size_t)MAX(n, 1), sizeof(*who));
 
 		for (int i = 0; i < n; i++) {
 			who[i] = i + 1;
-			MPI_Irecv(in[i], 8, MPI_UINT64_T, i + 1, TAG_FIGURES, MPI_COMM_WORLD, &req[i]);
+			MPI_Irecv(in[i], NFIG, MPI_UINT64_T, i + 1, TAG_FIGURES, MPI_COMM_WORLD, &req[i]);
 		}
 		wait_or_abort(req, who, n, "progress report");
 		memcpy(total, mine, sizeof(total));
@@ -237,18 +403,36 @@ void mpi_exchange(struct mpi_figures *f)
 			for (int k = 0; k < 7; k++)
 				total[k] += in[i][k];
 			total[7] = MAX(total[7], in[i][7]);
+			if (died_rank < 0 && in[i][8]) {
+				died_rank = i + 1;
+				total[8] = in[i][8];
+				total[9] = in[i][9];
+			}
+		}
+		if (died_rank < 0)
+			m.died_told = false;	/* (a run of a series: the next one) */
+		else if (!m.died_told) {
+			/* a client process died: every rank ends the run (run.c) */
+			int sig = (int)total[9];
+
+			fprintf(stderr, "%s: rank %d on %s: client %llu died on signal %d (%s): ending the run on every host\n",
+				options.progname, died_rank, m.host[died_rank],
+				(unsigned long long)(total[8] - 1), sig, strsignal(sig));
+			fflush(stderr);
+			m.died_told = true;
 		}
 		for (int i = 0; i < n; i++)
-			MPI_Isend(total, 8, MPI_UINT64_T, i + 1, TAG_TOTALS, MPI_COMM_WORLD, &req[i]);
+			MPI_Isend(total, NFIG, MPI_UINT64_T, i + 1, TAG_TOTALS, MPI_COMM_WORLD, &req[i]);
 		wait_or_abort(req, who, n, "receipt of the progress");
 		free(in);
 		free(req);
 		free(who);
 	}
+	m.last_exchange_ns = now_ns();
 	m.exchanges++;
 	m.exchange_cpu_ns += thread_cpu_ns() - cpu0;
 	*f = (struct mpi_figures){ total[0], total[1], total[2], total[3], total[4], total[5], total[6],
-				   total[7] };
+				   total[7], total[8], total[9] };
 }
 
 static void rank_result_of(struct rank_result *rr, const struct results *r)

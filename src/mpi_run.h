@@ -24,8 +24,13 @@
  *                   stop the series), so that all make the same runs
  *   mpi_finish      MPI_Finalize
  * A rank silent for --mpi-timeout seconds ends the job (MPI_Abort) with
- * one line naming its host; a rank that dies is seen by mpirun, which ends
- * the others; the clients die with their parent (PR_SET_PDEATHSIG).
+ * one line naming its host.  A client process that dies on a signal is
+ * reported in its rank's figures: rank 0 names host, client and signal in
+ * one line and every rank ends the run (run.c stops its clients), with a
+ * report.  A rank that dies is seen by mpirun, which ends the job (SIGCONT,
+ * SIGTERM, SIGKILL); rank 0, or rank 1 if rank 0 died, names the rank whose
+ * report is missing in one line.  The clients die with their parent
+ * (PR_SET_PDEATHSIG).
  *
  * Without MPI (configure found none) the functions are stubs and --mpi is
  * refused by the option parser.
@@ -43,7 +48,7 @@
 #include "results.h"
 
 /* One rank's progress figures for a second (summed over ranks, except
- * latency_ns: the largest). */
+ * latency_ns: the largest, and died_*: the first rank's that has one). */
 struct mpi_figures {
 	uint64_t running;	/* clients running */
 	uint64_t active;	/* running or cleaning up */
@@ -53,6 +58,9 @@ struct mpi_figures {
 	uint64_t clients;	/* clients */
 	uint64_t procs_running;	/* client processes not yet reaped */
 	uint64_t latency_ns;	/* the largest latency of the second */
+	uint64_t died_client;	/* 1 + global id of a client whose process died on a
+				   signal (every rank then ends the run), or 0 */
+	uint64_t died_signal;	/* that signal */
 };
 
 #ifdef HAVE_MPI

@@ -103,10 +103,13 @@ void progress_tick(struct progress_state *ps, uint64_t now)
 					 .bytes_measured = bytes_measured,
 					 .clients = (uint64_t)sh->nclients,
 					 .procs_running = (uint64_t)ps->procs_running,
-					 .latency_ns = latency };
+					 .latency_ns = latency,
+					 .died_client = (uint64_t)ps->died_client,
+					 .died_signal = (uint64_t)ps->died_signal };
 
 		mpi_exchange(&f);
 		ps->procs_running_all = f.procs_running;
+		ps->stop_all = f.died_client != 0;
 		nclients = f.clients;
 		ops = f.ops;
 		bytes_all = f.bytes_all;

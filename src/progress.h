@@ -10,6 +10,7 @@
 #ifndef DBENCH_PROGRESS_H
 #define DBENCH_PROGRESS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "op.h"
@@ -26,7 +27,12 @@ struct progress_state {
 	uint64_t measure_start_ns;
 	struct series *series;		/* per-second series (series.h), or NULL */
 	int procs_running;		/* in: this rank's client processes not reaped */
+	int died_client;		/* in, --mpi: 1 + the global id of this rank's first
+					   client whose process died on a signal, or 0 */
+	int died_signal;		/* in, --mpi: that signal */
 	uint64_t procs_running_all;	/* out, --mpi: over every rank (mpi_run.h) */
+	bool stop_all;			/* out, --mpi: a client died on some rank: every
+					   rank ends the run */
 };
 
 void progress_init(struct progress_state *ps, const struct program *prog, struct shared *sh,

@@ -42,6 +42,11 @@ static void on_parent_signal(int sig)
 	parent_signal = sig;
 }
 
+int run_signal(void)
+{
+	return parent_signal;
+}
+
 static void on_client_signal(int sig)
 {
 	(void)sig;
@@ -243,9 +248,10 @@ process_main(int first, int count, const struct program *prog, const struct back
 		for (int i = 0; i < count; i++)
 			client_cleanup(&cl[i]);
 		/* the parent was killed (SIGKILL: no final cleanup from it):
-		 * the last process out removes the shared roots */
+		 * the last process out removes the shared roots (not with
+		 * --mpi: the other ranks' clients may still be using them) */
 		if (__atomic_sub_fetch(&sh->procs_left, 1, __ATOMIC_ACQ_REL) == 0 &&
-		    getppid() != parent && !options.skip_cleanup && cl[0].priv_ready)
+		    getppid() != parent && !options.skip_cleanup && cl[0].priv_ready && !options.mpi)
 			remove_shared_roots(&cl[0], prog, sh);
 	}
 	for (int i = 0; i < count; i++) {
@@ -308,6 +314,9 @@ static int final_cleanup(const struct program *prog, const struct backend *be, s
 struct procs {
 	pid_t *pid;		/* per process; 0 once reaped */
 	int running;		/* not yet reaped */
+	int died_client;	/* 1 + the first client of the first process that
+				   died on a signal we did not send, or 0 */
+	int died_signal;	/* that signal */
 	uint64_t *inflight_ns;	/* per client: the time of the op in flight when
 				   it was killed as stuck, counted once it is reaped */
 };
@@ -424,12 +433,17 @@ static void reap(struct procs *pr, struct shared *sh, int block)
 			pr->running--;
 			if (WIFSIGNALED(status)) {
 				for (int k = 0; k < options.clients_per_process; k++) {
-					struct slot *s = shared_slot(sh, p * options.clients_per_process + k);
+					int i = p * options.clients_per_process + k;
+					struct slot *s = shared_slot(sh, i);
 
 					if (s->state != SLOT_DONE && s->state != SLOT_FAILED) {
 						snprintf(s->error, sizeof(s->error), "killed by signal %d (%s)",
 							 WTERMSIG(status), strsignal(WTERMSIG(status)));
 						s->state = SLOT_FAILED;
+						if (!pr->died_client) {	/* not our kill_stuck() */
+							pr->died_client = options.client_base + i + 1;
+							pr->died_signal = WTERMSIG(status);
+						}
 					}
 				}
 			}
@@ -611,6 +625,7 @@ void run_benchmark(const struct program *prog, const struct backend *be, struct 
 	ps.procs_running_all = 1;
 	while (pr.running > 0 || (mpi_on() && ps.procs_running_all > 0)) {
 		uint64_t now;
+		bool early = false;
 
 		sleep_until_ns(tick);
 		reap(&pr, sh, 0);
@@ -621,16 +636,28 @@ void run_benchmark(const struct program *prog, const struct backend *be, struct 
 			res->signal = parent_signal;
 			STAT_STORE(sh->measure_end_ns, MIN(end, MAX(now, res->measure_start_ns)));
 			STAT_STORE(sh->stop, 1);
+			/* --mpi: report at once (mpirun may be ending the job:
+			 * rank 0 names the ranks that no longer report) */
+			early = mpi_on();
+		}
+		if (ps.stop_all && !STAT_LOAD(sh->stop)) {
+			/* --mpi: a client died on some rank: every rank ends the run */
+			uint64_t end = STAT_LOAD(sh->measure_end_ns);
+
+			STAT_STORE(sh->measure_end_ns, MIN(end, MAX(now, res->measure_start_ns)));
+			STAT_STORE(sh->stop, 1);
 		}
 		/* the end of the run: the time limit, or a stop */
 		if (!end_seen && (now >= STAT_LOAD(sh->measure_end_ns) || STAT_LOAD(sh->stop)))
 			end_seen = now;
 		if (end_seen && now - end_seen >= grace_ns)
 			kill_stuck(&pr, sh, prog, now, end_seen);
-		if (now >= tick) {
+		if (now >= tick || early) {
 			ps.procs_running = pr.running;
+			ps.died_client = pr.died_client;
+			ps.died_signal = pr.died_signal;
 			progress_tick(&ps, now);
-			tick += NSEC_PER_SEC;
+			tick = early ? now + NSEC_PER_SEC : tick + NSEC_PER_SEC;
 			if (tick < now)	/* we were stopped: skip missed seconds */
 				tick = now + NSEC_PER_SEC;
 		}

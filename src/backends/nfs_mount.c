@@ -158,7 +158,20 @@ static void mount4_error(const char *server, const char *export, const char *tex
 {
 	int port = nfs_opt.nfs_port_num ? nfs_opt.nfs_port_num : 2049;
 	const char *code = strstr(text, "NFS4ERR_");
+	const char *q = nfs_opt.url ? strchr(nfs_opt.url, '?') : NULL;
 	char why[128];
+
+	/* --nfs nfs://HOST/EXPORT?nfsport=N */
+	for (const char *arg = q; arg; arg = strchr(arg + 1, '&')) {
+		int64_t v;
+		char num[8];
+
+		if (strncmp(arg + 1, "nfsport=", 8) != 0)
+			continue;
+		snprintf(num, sizeof(num), "%.*s", (int)strcspn(arg + 9, "&"), arg + 9);
+		if (parse_i64(num, &v) == 0 && v >= 1 && v <= 65535)
+			port = (int)v;
+	}
 
 	if (code) {
 		int len = (int)strspn(code, "NFS4ERR_ABCDEFGHIJKLMNOPQRSTUVWXYZ");
@@ -410,6 +423,31 @@ static int split_server(const char *server, int *port)
 	return 0;
 }
 
+/* A URL's ?version=N (libnfs reads it) must be --nfs-version's: the
+ * operations the loadfile was checked against are that version's. */
+static bool url_version_differs(const char *url)
+{
+	const char *q = strchr(url, '?');
+	char want[4];
+
+	snprintf(want, sizeof(want), "%d", nfs_opt.version);
+	for (const char *arg = q; arg; arg = strchr(arg + 1, '&')) {
+		const char *v = arg + 1;
+		size_t len;
+
+		if (strncmp(v, "version=", 8) != 0)
+			continue;
+		v += 8;
+		len = strcspn(v, "&");
+		if (len == strlen(want) && strncmp(v, want, len) == 0)
+			continue;
+		warnx_("nfs: --nfs %s asks for NFS version %.*s, but --nfs-version is %d: give --nfs-version %.*s (or leave version= out)",
+		       url, (int)len, v, nfs_opt.version, (int)len, v);
+		return true;
+	}
+	return false;
+}
+
 static int check_options(const struct options *opt)
 {
 	int nfs_port = 0, mount_port = 0, server_port = 0;
@@ -441,6 +479,8 @@ static int check_options(const struct options *opt)
 			warnx_("nfs: --nfs names the export and ports itself; leave out --export, --nfs-port and --mount-port");
 			return -1;
 		}
+		if (url_version_differs(nfs_opt.url))
+			return -1;
 		/* the server, for messages and NLM */
 		snprintf(nfs_opt.server, sizeof(nfs_opt.server), "%.*s",
 			 (int)strcspn(nfs_opt.url + 6, "/?:"), nfs_opt.url + 6);

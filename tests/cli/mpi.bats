@@ -30,18 +30,34 @@ mpi() {
 	timeout 120 mpirun --allow-run-as-root --oversubscribe -np "$np" "$@"
 }
 
-# The pid of rank R's dbench parent (not a client: its parent is no dbench).
+# The pid of rank R's dbench parent (not a client: its parent is no dbench),
+# or with "client" as $2, of one of rank R's client processes.
 rank_pid() {
-	local p pp
+	local p pp client
 	for p in $(pgrep -f -- "$T/d"); do
 		[ "$(ps -o comm= -p "$p" 2>/dev/null)" = dbench ] || continue
 		pp=$(ps -o ppid= -p "$p" 2>/dev/null | tr -d ' ')
-		[ "$(ps -o comm= -p "$pp" 2>/dev/null)" = dbench ] && continue
+		client=
+		[ "$(ps -o comm= -p "$pp" 2>/dev/null)" = dbench ] && client=client
+		[ "$client" = "${2:-}" ] || continue
 		tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$1" && {
 			echo "$p"
 			return 0
 		}
 	done
+	return 1
+}
+
+# Start an mpirun of 2 ranks in the background (output in $T/out, its pid in
+# $job) and wait until the clients execute.
+mpi_start_bg() {
+	mpi 2 "$@" >"$T/out" 2>&1 &
+	job=$!
+	for _ in $(seq 300); do	# a loaded machine starts slowly
+		grep -q 'execute' "$T/out" && return 0
+		sleep 0.2
+	done
+	cat "$T/out"
 	return 1
 }
 
@@ -104,25 +120,76 @@ EOF
 	grep -q 'NPROCS (1) is fewer than the ranks (2)' <<<"$output"
 }
 
-@test "mpi: a rank killed mid-run ends the run on every rank, no client left" {
-	mpi 2 "$DBENCH" --mpi -B fileio -D "$T/d" -t 60 --warmup 0 4 >"$T/out" 2>&1 &
-	local job=$! pid=
-	for _ in $(seq 300); do	# a loaded machine starts slowly
-		grep -q 'execute' "$T/out" && pid=$(rank_pid 1) && break
-		sleep 0.2
-	done
-	[ -n "$pid" ] || { cat "$T/out"; ps -ef | grep -- "$T" | grep -v grep; false; }
+@test "mpi: a rank killed mid-run: one dbench line naming it, every rank ends, no client left" {
+	local job pid st=0
+	mpi_start_bg "$DBENCH" --mpi -B fileio -D "$T/d" -t 60 --warmup 0 --json "$T/r.json" 4
+	pid=$(rank_pid 1)
+	[ -n "$pid" ] || { ps -ef | grep -- "$T" | grep -v grep; false; }
 	kill -KILL "$pid"
-	local t0=$SECONDS st=0
+	local t0=$SECONDS
 	wait "$job" || st=$?
+	cat "$T/out"
 	[ "$st" -ne 0 ]
 	[ $((SECONDS - t0)) -lt 30 ]
+	# rank 0 names it (mpirun's SIGCONT/SIGTERM, its report missing) ...
+	grep -Eq "^dbench: rank 1 on [^ ]+: its process ended \(no progress report for [0-9.]+ s, and mpirun is ending the job\): ending the run on every host$" "$T/out"
+	[ "$(grep -c '^dbench: ' "$T/out")" -eq 1 ]
+	# ... and mpirun the signal
 	grep -q 'rank 1 .* on node [^ ]* exited on signal 9' "$T/out"
+	jq -e '.exit_status == 1 and (.error | startswith("rank 1 on "))' "$T/r.json"
+	assert_no_procs
+}
+
+@test "mpi: rank 0 killed mid-run: rank 1 names it, every rank ends (mpirun -q: that line only)" {
+	local job pid st=0
+	mpi_start_bg -q "$DBENCH" --mpi -B null -D "$T/d" -t 60 --warmup 0 4
+	pid=$(rank_pid 0)
+	[ -n "$pid" ] || { ps -ef | grep -- "$T" | grep -v grep; false; }
+	kill -KILL "$pid"
+	local t0=$SECONDS
+	wait "$job" || st=$?
+	cat "$T/out"
+	[ "$st" -ne 0 ]
+	[ $((SECONDS - t0)) -lt 30 ]
+	grep -Eq "^dbench: rank 0 on [^ ]+: its process ended \(no progress from rank 0 for [0-9.]+ s, and mpirun is ending the job\): ending the run on every host$" "$T/out"
+	# -q: mpirun prints no banner
+	! grep -q 'mpirun noticed' "$T/out"
+	[ "$(grep -c '^dbench: ' "$T/out")" -eq 1 ]
+	assert_no_procs
+}
+
+@test "mpi: a client process killed on rank 1: one line naming host, client and signal, the run ends on every host with its report" {
+	local job pid st=0
+	mpi_start_bg -q "$DBENCH" --mpi -B fileio -D "$T/d" -t 60 --warmup 0 --json "$T/r.json" 4
+	pid=$(rank_pid 1 client)
+	[ -n "$pid" ] || { ps -ef | grep -- "$T" | grep -v grep; false; }
+	kill -KILL "$pid"
+	local t0=$SECONDS
+	wait "$job" || st=$?
+	cat "$T/out"
+	[ "$st" -eq 1 ]
+	[ $((SECONDS - t0)) -lt 30 ]
+	grep -Eq "^dbench: rank 1 on [^ ]+: client [23] died on signal 9 \(Killed\): ending the run on every host$" "$T/out"
+	[ "$(grep -c 'died on signal' "$T/out")" -eq 1 ]
+	# the run ended early on both ranks, cleanly: the report of what ran
+	grep -q '^Throughput .* 4 clients  4 procs' "$T/out"
+	grep -Eq '^ 1 +[^ ]+ +2 ' "$T/out"
+	"$PYTHON" - "$T/r.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["exit_status"] == 1, d["exit_status"]
+assert d["window"]["duration_sec"] < 50, d["window"]	# not the 60 s asked for
+failed = [f["client"] for f in d["results"]["failures"]]
+assert len(failed) == 1 and failed[0] in (2, 3), failed
+EOF
+	[ -z "$(ls -A "$T/d")" ] || { find "$T/d" | head; false; }
 	assert_no_procs
 }
 
 @test "mpi: a rank that stops reporting (SIGSTOP) ends the run after --mpi-timeout, naming its host" {
-	mpi 2 "$DBENCH" --mpi --mpi-timeout 2 -B null -D "$T/d" -t 60 --warmup 0 4 >"$T/out" 2>&1 &
+	# 2 clients and 4 s: null clients spin, and on a loaded machine a rank's
+	# parent may wait its turn for a second or two
+	mpi 2 "$DBENCH" --mpi --mpi-timeout 4 -B null -D "$T/d" -t 60 --warmup 0 2 >"$T/out" 2>&1 &
 	local job=$! pid=
 	for _ in $(seq 300); do	# a loaded machine starts slowly
 		grep -q 'execute' "$T/out" && pid=$(rank_pid 1) && break
@@ -133,7 +200,8 @@ EOF
 	local st=0
 	wait "$job" || st=$?
 	[ "$st" -ne 0 ]
-	grep -q "^dbench: rank 1 on [^ ]*: no progress report for 2 s (--mpi-timeout): ending the run on every host" "$T/out"
+	grep -q "^dbench: rank 1 on [^ ]*: no progress report for 4 s (--mpi-timeout): ending the run on every host" "$T/out"
+	[ "$(grep -c '^dbench: ' "$T/out")" -eq 1 ] || { cat "$T/out"; false; }
 	assert_no_procs
 }
 

@@ -96,7 +96,7 @@ mpirun_hosts() {
 	"$PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [r["host"] for r in d["mpi"]["per_rank"]] == ["h2", "h3"]; assert d["results"]["ops"] == sum(r["result"]["results"]["ops"] for r in d["mpi"]["per_rank"])' "$T/r.json"
 }
 
-@test "mpi hosts: the rank on h3 killed mid-run ends the run on every host, no client left" {
+@test "mpi hosts: the rank on h3 not bound to one core; killed mid-run it ends the run on every host, no client left" {
 	mpirun_hosts "$TBENCH" --mpi -t 60 --warmup 0 4 "${NET}4:$PORT" >"$T/out" 2>&1 &
 	local job=$! pid= p st=0
 	for _ in $(seq 150); do
@@ -111,6 +111,14 @@ mpirun_hosts() {
 		sleep 0.2
 	done
 	[ -n "$pid" ]
+	# mpirun's default binding (the rank on h3 to a core of its "host") was
+	# undone: the rank and its clients may use every CPU this test may
+	local cpus c
+	cpus=$(sed -n 's/^Cpus_allowed_list:\t*//p' /proc/$$/status)
+	for c in "$pid" $(pgrep -P "$pid" -x tbench); do
+		[ "$(sed -n 's/^Cpus_allowed_list:\t*//p' "/proc/$c/status")" = "$cpus" ] ||
+			{ grep Cpus_allowed_list "/proc/$c/status"; echo "test: $cpus"; false; }
+	done
 	kill -KILL "$pid"
 	local t0=$SECONDS
 	wait "$job" || st=$?

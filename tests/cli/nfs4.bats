@@ -295,3 +295,14 @@ descendants() {
 	[ "$status" -eq 1 ]
 	grep -q "client 0.*NFSv4 lease lost: .* got NFS4ERR_\(EXPIRED\|STALE_CLIENTID\|BAD_STATEID\|STALE_STATEID\)" "$T/err"
 }
+
+@test "nfs4: a --nfs URL whose version= is not --nfs-version's is one line, exit 2" {
+	run --separate-stderr "$DBENCH" -B nfs --nfs "nfs://127.0.0.1/export?version=4" -c "$CLIENT" 1
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbench: nfs: --nfs nfs://127.0.0.1/export?version=4 asks for NFS version 4, but --nfs-version is 3: give --nfs-version 4 (or leave version= out)" ]
+	run --separate-stderr "$DBENCH" -B nfs --nfs-version 4 \
+		--nfs "nfs://127.0.0.1/export?nfsport=2049&version=3" -c "$CLIENT" 1
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"asks for NFS version 3, but --nfs-version is 4"* ]]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+}
