@@ -8,6 +8,7 @@
 #   SECS=10 ROUNDS=2 CLIENTS="1 4" LOADS="default classic" bench/nfs4.sh
 #   FULL=1 bench/nfs4.sh          also the whole of Debian's client.txt, once
 #                                 per client (--run-once), 1 and 4 clients
+#   PARTS="rpcs speed full"       which parts to run (default: rpcs speed)
 #
 # 1. RPCs: one --run-once pass of each loadfile with 1 client while dumpcap
 #    records the namespace's lo; tshark counts the NFSv4 COMPOUND calls
@@ -63,10 +64,16 @@ ops_of() {	# REPORT: the op count of the "Operations N in" line
 }
 
 rpcs() {	# NAME DBENCH LOADFILE
-	local name=$1 db=$2 load=$3 cap=$W/cap.pcapng pid calls ops
-	nfs_ns_exec dumpcap -q -i lo -f "tcp port 2049" -w "$cap" 2>/dev/null &
+	local name=$1 db=$2 load=$3 cap pid calls ops i
+	cap=$W/$name.$(basename "$load").pcapng
+	# a large capture buffer: a dropped frame is a COMPOUND not counted
+	nfs_ns_exec dumpcap -q -B 256 -i lo -f "tcp port 2049" -w "$cap" 2>"$W/dumpcap.err" &
 	pid=$!
-	sleep 1
+	for (( i = 0; i < 100; i++ )); do
+		[ -s "$cap" ] && break
+		sleep 0.1
+	done
+	sleep 0.5
 	run "$db" -c "$load" --run-once 1 >"$W/report" || true
 	sleep 1
 	# dumpcap itself (a SIGINT to the subshell would make this script
@@ -75,35 +82,39 @@ rpcs() {	# NAME DBENCH LOADFILE
 	kill -TERM $(pgrep -P "$pid") 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
 	wait "$pid" 2>/dev/null || true
 	ops=$(ops_of "$W/report")
-	# one line per COMPOUND call: its operations, without the walk
-	tshark -r "$cap" -Y "rpc.msgtyp == 0 && nfs" -T fields -e rpc.xid -e nfs.opcode \
-		-E occurrence=a -E separator=/s 2>/dev/null |
-		awk '{ n = split($1, x, ","); for (i = 0; i < n; i++) print $2 }' >"$W/calls"
+	grep -q ", 0 mismatches," "$W/report" ||
+		echo "  $name: mismatches or failure: $(grep -m1 'mismatch\|failed' "$W/report")"
+	[ ! -s "$W/dumpcap.err" ] || grep -i "drop" "$W/dumpcap.err" | sed 's/^/  dumpcap: /' || true
+	# tshark -V lists each RPC of a frame with its operations: one line
+	# per COMPOUND call, its operations without the walk (PUTFH,
+	# PUTROOTFH, LOOKUP, GETFH, SAVEFH, RESTOREFH) and without a GETATTR
+	# that follows another operation
+	tshark -r "$cap" -Y "rpc.msgtyp == 0" -V 2>/dev/null | awk '
+		function flush() { if (incall) print (s == "" ? (look ? "LOOKUP" : "(walk only)") : s); incall = 0 }
+		/^Remote Procedure Call, Type:Call/ { flush(); incall = 1; s = ""; look = 0; next }
+		/^Remote Procedure Call, Type:Reply/ { flush(); next }
+		incall && /^ *Opcode: [A-Z_]+ \(/ {
+			op = $2
+			if (op ~ /^(PUTFH|PUTROOTFH|GETFH|SAVEFH|RESTOREFH)$/) next
+			if (op == "LOOKUP") { look = 1; next }
+			if (op == "GETATTR" && s != "") next
+			s = s (s == "" ? "" : "+") op
+		}
+		END { flush() }' >"$W/calls"
 	calls=$(wc -l <"$W/calls")
 	printf '%-8s %-22s ops %7s  COMPOUNDs %7s  per op %s\n' "$name" "$(basename "$load")" \
 		"$ops" "$calls" "$(awk -v c="$calls" -v o="$ops" 'BEGIN { printf "%.2f", o ? c / o : 0 }')"
-	# the operations of each COMPOUND, by tshark's numbers: 22 PUTFH,
-	# 24 PUTROOTFH, 15 LOOKUP, 9 GETATTR, 10 GETFH, 32 SAVEFH, 31 RESTOREFH
-	# left out; what is left names the call
-	tr ',' ' ' <"$W/calls" | awk '
-		BEGIN { split("3 ACCESS 4 CLOSE 5 COMMIT 6 CREATE 9 GETATTR 12 LOCK 14 LOCKU 15 LOOKUP 17 NVERIFY 18 OPEN 20 OPEN_CONFIRM 25 READ 26 READDIR 28 REMOVE 29 RENAME 30 RENEW 34 SETATTR 35 SETCLIENTID 36 SETCLIENTID_CONFIRM 37 VERIFY 38 WRITE 39 RELEASE_LOCKOWNER", a, " ")
-			for (i = 1; i in a; i += 2) name[a[i]] = a[i + 1] }
-		{ s = ""; look = 0
-		  for (i = 1; i <= NF; i++) {
-			if ($i == 22 || $i == 24 || $i == 10 || $i == 32 || $i == 31) continue
-			if ($i == 15) { look = 1; continue }
-			if ($i == 9 && NF > 2 && s != "") continue
-			s = s (s == "" ? "" : "+") ($i in name ? name[$i] : $i)
-		  }
-		  if (s == "") s = look ? "LOOKUP" : "other"
-		  count[s]++ }
-		END { for (k in count) printf "    %7d  %s\n", count[k], k }' | sort -rn | head -20
+	# WRITE+WRITE+... in one line are several calls in one TCP segment:
+	# counted per call above; here by kind
+	sed 's/\(WRITE+\)*WRITE/WRITE/' "$W/calls" | sort | uniq -c | sort -rn | sed 's/^/   /'
 }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 
-echo "== RPCs (one pass, 1 client)"
-for l in $LOADS; do
+PARTS=${PARTS:-rpcs speed}
+[ "${FULL:-0}" = 1 ] && PARTS="$PARTS full"
+[[ " $PARTS " == *" rpcs "* ]] && echo "== RPCs (one pass, 1 client)"
+[[ " $PARTS " == *" rpcs "* ]] && for l in $LOADS; do
 	load=$(loadfile "$l")
 	if [ "$l" = classic ]; then
 		head -n "${CLASSIC_LINES:-20000}" "$CLASSIC" >"$W/classic.txt"
@@ -113,8 +124,8 @@ for l in $LOADS; do
 	[ -z "$OLD" ] || rpcs old "$OLD" "$load"
 done
 
-echo "== ops/s (-t $SECS, medians of $ROUNDS, A B A B)"
-for l in $LOADS; do
+[[ " $PARTS " == *" speed "* ]] && echo "== ops/s (-t $SECS, medians of $ROUNDS, A B A B)"
+[[ " $PARTS " == *" speed "* ]] && for l in $LOADS; do
 	load=$(loadfile "$l")
 	for n in $CLIENTS; do
 		: >"$W/new.ops"
@@ -135,7 +146,7 @@ for l in $LOADS; do
 	done
 done
 
-if [ "${FULL:-0}" = 1 ]; then
+if [[ " $PARTS " == *" full "* ]]; then
 	echo "== the whole of $CLASSIC, once per client"
 	for n in 1 4; do
 		s=$(date +%s)

@@ -461,8 +461,13 @@ static uint32_t nfs4_write(struct client *c, struct nb_handle *h, const char *bu
 			a->nfs_argop4_u.opwrite.data.data_len = len[n];
 			a->nfs_argop4_u.opwrite.data.data_val = (char *)buf + pos;
 			memset(&r[n], 0, sizeof(r[n]));
-			if (c4_send(c, b, &r[n]) != NFS4_OK)
-				return STATUS_FATAL;	/* the session is over */
+			if (c4_send(c, b, &r[n]) != NFS4_OK) {
+				/* the session is over: what is pending answers
+				 * now, while r is here */
+				if (n)
+					rpc_disconnect(nb->rpc, "dbench: the NFSv4 session failed");
+				return STATUS_FATAL;
+			}
 			pos += len[n];
 		}
 		if (c4_wait_all(c, r, n, "WRITE", h->path) != NFS4_OK)
@@ -559,6 +564,8 @@ static uint32_t nfs4_lock(struct client *c, struct nb_handle *h, uint64_t offset
 	char owner[160];
 	uint32_t st;
 
+	if (!f->o)		/* a directory handle */
+		return NT_STATUS_INVALID_DEVICE_REQUEST;
 	if (length == 0)	/* SMB allows it; NFSv4 has no empty range */
 		return NT_STATUS_OK;
 	c4_init(&b, "LOCK", h->path);

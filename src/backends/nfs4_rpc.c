@@ -278,22 +278,27 @@ static void copy_fh(struct fh4 *dst, const nfs_fh4 *src, bool *ok)
 
 static void on_entries(struct call4 *r, const READDIR4resok *ok)
 {
-	const entry4 *e;
+	const void *p;
 
 	memcpy(r->cookieverf, ok->cookieverf, sizeof(r->cookieverf));
 	r->eof = ok->reply.eof;
-	for (e = ok->reply.entries; e; e = e->nextentry) {
+	for (p = ok->reply.entries; p;) {
 		char name[NAME_MAX + 1];
 		struct attr4 at;
-		size_t len = e->name.utf8string_len;
+		entry4 e;
+		size_t len;
 
+		/* an aligned copy (libnfs 4.0 decodes at 4-byte alignment) */
+		memcpy(&e, p, sizeof(e));
+		p = e.nextentry;
+		len = e.name.utf8string_len;
 		r->entries++;
-		r->cookie = e->cookie;
+		r->cookie = e.cookie;
 		if (!r->entry_fn || len == 0 || len > NAME_MAX)
 			continue;
-		memcpy(name, e->name.utf8string_val, len);
+		memcpy(name, e.name.utf8string_val, len);
 		name[len] = '\0';
-		decode_attrs(&e->attrs, &at);
+		decode_attrs(&e.attrs, &at);
 		r->entry_fn(r->entry_arg, name, at.type);
 	}
 }
@@ -366,18 +371,23 @@ static void on_compound(struct rpc_context *rpc, int status, void *data, void *p
 	r->rpc_status = status;
 	r->nres = 0;
 	if (status == RPC_STATUS_SUCCESS && data) {
-		const COMPOUND4res *res = data;
+		/* libnfs 4.0 decodes at 4-byte alignment: reading its 64-bit
+		 * members in place is undefined behaviour (UBSan says so), so
+		 * the reply and each result are copied to aligned ones first */
+		COMPOUND4res res;
 
-		r->status = res->status;
-		for (u_int i = 0; i < res->resarray.resarray_len && i + base < C4_MAX_OPS; i++) {
-			const nfs_resop4 *op = &res->resarray.resarray_val[i];
+		memcpy(&res, data, sizeof(res));
+		r->status = res.status;
+		for (u_int i = 0; i < res.resarray.resarray_len && i + base < C4_MAX_OPS; i++) {
+			nfs_resop4 op;
 			uint32_t st;
 
+			memcpy(&op, (const char *)res.resarray.resarray_val + i * sizeof(op), sizeof(op));
 			/* every *4res starts with its nfsstat4 */
-			memcpy(&st, &op->nfs_resop4_u, sizeof(st));
+			memcpy(&st, &op.nfs_resop4_u, sizeof(st));
 			r->op_status[i + base] = st;
 			r->nres = i + base + 1;
-			on_result(r, op, st);
+			on_result(r, &op, st);
 		}
 	} else if (status == RPC_STATUS_ERROR && data) {
 		snprintf(r->error, sizeof(r->error), "%s", (const char *)data);
@@ -442,7 +452,6 @@ static uint32_t queue(struct client *c, struct c4 *b, struct call4 *r, bool rene
 	if (rpc_nfs4_compound_async(nb->rpc, on_compound, &args, r) != 0)
 		return nfs4_fail(c, "NFSv4 %s %s: cannot send: %s", b->what, shown(b->path),
 				 rpc_get_error(nb->rpc));
-	nb->rpcs++;
 	return NFS4_OK;
 }
 
@@ -461,30 +470,42 @@ uint32_t c4_wait_all(struct client *c, struct call4 *r, unsigned n, const char *
 	struct rpc_context *rpc = nb->rpc;
 	uint64_t deadline = now_ns() + nb->timeout_ns;
 
+	uint32_t st = NFS4_OK;
+
 	/* send at once: the socket is almost always writable */
-	if ((rpc_which_events(rpc) & POLLOUT) && rpc_service(rpc, POLLOUT) < 0 && !all_done(r, n))
-		return nfs4_fail(c, "NFSv4 %s %s: connection to the server lost (%s)", what,
-				 shown(path), rpc_get_error(rpc));
+	if ((rpc_which_events(rpc) & POLLOUT) && rpc_service(rpc, POLLOUT) < 0 && !all_done(r, n)) {
+		st = nfs4_fail(c, "NFSv4 %s %s: connection to the server lost (%s)", what,
+			       shown(path), rpc_get_error(rpc));
+		goto abandon;
+	}
 	while (!all_done(r, n)) {
 		struct pollfd pfd = { .fd = rpc_get_fd(rpc), .events = (short)rpc_which_events(rpc) };
 		uint64_t now = now_ns();
 		int k, ms;
 
-		if (pfd.fd < 0)
-			return nfs4_fail(c, "NFSv4 %s %s: connection to the server lost (%s)", what,
-					 shown(path), rpc_get_error(rpc));
+		if (pfd.fd < 0) {
+			st = nfs4_fail(c, "NFSv4 %s %s: connection to the server lost (%s)", what,
+				       shown(path), rpc_get_error(rpc));
+			goto abandon;
+		}
 		ms = now >= deadline ? 0 : (int)MIN((deadline - now) / NSEC_PER_MSEC + 1, 100);
 		k = poll(&pfd, 1, ms);
-		if (k < 0 && errno != EINTR)
-			return nfs4_fail(c, "NFSv4 %s %s: poll: %s", what, shown(path), strerror(errno));
-		if (rpc_service(rpc, k > 0 ? pfd.revents : 0) < 0 && !all_done(r, n))
-			return nfs4_fail(c, "NFSv4 %s %s: connection to the server lost (%s)", what,
-					 shown(path), rpc_get_error(rpc));
+		if (k < 0 && errno != EINTR) {
+			st = nfs4_fail(c, "NFSv4 %s %s: poll: %s", what, shown(path), strerror(errno));
+			goto abandon;
+		}
+		if (rpc_service(rpc, k > 0 ? pfd.revents : 0) < 0 && !all_done(r, n)) {
+			st = nfs4_fail(c, "NFSv4 %s %s: connection to the server lost (%s)", what,
+				       shown(path), rpc_get_error(rpc));
+			goto abandon;
+		}
 		/* the deadline counts only when nothing came (a stopped and
 		 * continued client finds its reply waiting) */
-		if (k == 0 && now_ns() >= deadline && !all_done(r, n))
-			return nfs4_fail(c, "NFSv4 %s %s: no reply in %d s: the server stopped answering",
-					 what, shown(path), nfs_opt.timeout_s);
+		if (k == 0 && now_ns() >= deadline && !all_done(r, n)) {
+			st = nfs4_fail(c, "NFSv4 %s %s: no reply in %d s: the server stopped answering",
+				       what, shown(path), nfs_opt.timeout_s);
+			goto abandon;
+		}
 	}
 	for (unsigned i = 0; i < n; i++) {
 		switch (r[i].rpc_status) {
@@ -501,6 +522,13 @@ uint32_t c4_wait_all(struct client *c, struct call4 *r, unsigned n, const char *
 		}
 	}
 	return NFS4_OK;
+abandon:
+	/* the calls still pending answer now (RPC_STATUS_ERROR), while the
+	 * replies they write into are still there: not later, from the
+	 * teardown's rpc_destroy_context, into a stack long gone */
+	if (!all_done(r, n))
+		rpc_disconnect(rpc, "dbench: the NFSv4 session failed");
+	return st;
 }
 
 uint32_t c4_send(struct client *c, struct c4 *b, struct call4 *r)
@@ -762,13 +790,13 @@ int nfs4_session_start(struct client *c, struct nfs4b *nb)
 		snprintf(c->error, sizeof(c->error), "nfs: cannot create an RPC context");
 		return -1;
 	}
-	call_reset(&r, NULL, 0);
-	if (rpc_connect_async(nb->rpc, nfs_opt.server, port, on_connect, &r) != 0) {
+	call_reset(&nb->connect, NULL, 0);
+	if (rpc_connect_async(nb->rpc, nfs_opt.server, port, on_connect, &nb->connect) != 0) {
 		snprintf(c->error, sizeof(c->error), "nfs: NFSv4 connect to %s port %d: %s",
 			 nfs_opt.server, port, rpc_get_error(nb->rpc));
 		return -1;
 	}
-	if (c4_wait_all(c, &r, 1, "connect", "") != NFS4_OK)
+	if (c4_wait_all(c, &nb->connect, 1, "connect", "") != NFS4_OK)
 		return -1;
 	st = setclientid(c, nb);
 	if (st != NFS4_OK) {
