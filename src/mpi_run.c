@@ -47,6 +47,7 @@ static struct {
 	uint64_t exchanges;	/* mpi_exchange calls */
 	uint64_t start_ns;	/* MPI_Init done */
 	uint64_t last_exchange_ns; /* the last exchange done */
+	uint64_t signal_at;	/* the first SIGCONT/SIGINT/SIGTERM seen, or 0 */
 	bool died_told;		/* rank 0: a client's death was announced */
 	uint64_t exchange_cpu_ns; /* CPU they took (this thread's, waiting included) */
 	const char *json_path, *csv_path; /* ranks > 0: the outputs rank 0 writes */
@@ -198,15 +199,29 @@ void mpi_start(void)
  * A rank that dies.  mpirun (its daemon on each host) ends the job when a
  * rank's process ends abnormally: SIGCONT to every other rank at once,
  * SIGTERM odls_base_sigkill_timeout (1) s later, SIGKILL as long again
- * after that.  Rank 0, waiting for this second's reports, sees the signals
- * and names the ranks that have not reported: the ranks alive have sent
- * theirs (they tick once a second, and at once on SIGTERM: run.c), the
- * ones that ended never will.  After a SIGCONT it waits until every rank
- * has had a second to report, after a SIGTERM a quarter of a second.
+ * after that.  The first of these signals makes every rank exchange at once
+ * (mpi_tick_now: the ticks of the ranks line up again), and rank 0, in that
+ * exchange, names the ranks that have not reported half a second after the
+ * signal: the ranks alive have, the ones that ended never will.  Later
+ * exchanges name nobody (the ranks' ticks may differ by up to a second
+ * again), nor do the barriers (a rank cleaning up keeps the others waiting).
  */
-#define GONE_AFTER_TERM_NS (250 * NSEC_PER_MSEC)
-#define GONE_AFTER_CONT_NS (250 * NSEC_PER_MSEC)
-#define GONE_WAITED_NS (1200 * NSEC_PER_MSEC)
+#define GONE_GRACE_NS (500 * NSEC_PER_MSEC)
+
+/* The first signal of the run: SIGCONT, SIGINT or SIGTERM. */
+static void note_signal(uint64_t now)
+{
+	if (!m.signal_at && (cont_seen || run_signal()))
+		m.signal_at = now;
+}
+
+bool mpi_tick_now(void)
+{
+	if (!m.on)
+		return false;
+	note_signal(now_ns());
+	return m.signal_at && m.last_exchange_ns < m.signal_at;
+}
 
 /* Rank 0 is ending the job and has printed why: the other ranks say
  * nothing more (a rank that was stopped would otherwise blame rank 0).
@@ -242,17 +257,18 @@ static bool end_told(void)
 	return flag;
 }
 
-/* A signal came while rank 0 waited for the ranks (or rank 1 for rank 0):
- * name the ranks whose requests (req[i], with who[i]; who NULL: a
- * collective) are not done, write the --json error document, and leave:
- * the clients end with their parent, mpirun ends the job. */
-static void __attribute__((noreturn)) end_gone(MPI_Request *req, const int *who, int n, const char *what)
+/* A signal came while rank 0 waited for the ranks' reports (or rank 1 for
+ * rank 0's): name the ranks whose requests (req[i], with who[i]) are not
+ * done, write the --json error document, tell the others, and wait for
+ * mpirun's end: the clients end with their parent.  Returns if every
+ * request is done after all. */
+static void end_gone(MPI_Request *req, const int *who, int n, const char *what)
 {
 	char line[600] = "";
 	uint64_t now = now_ns();
 	bool *gone = xcalloc((size_t)m.size, sizeof(*gone));
 
-	for (int i = 0; i < n && who; i++) {
+	for (int i = 0; i < n; i++) {
 		int flag = 0;
 
 		MPI_Test(&req[i], &flag, MPI_STATUS_IGNORE);
@@ -265,9 +281,8 @@ static void __attribute__((noreturn)) end_gone(MPI_Request *req, const int *who,
 		fprintf(stderr, "%s: %s\n", options.progname, line);
 	}
 	if (!line[0]) {
-		snprintf(line, sizeof(line), "mpirun is ending the job while the ranks wait for the %s: a rank's process ended (mpirun names it)",
-			 what);
-		fprintf(stderr, "%s: %s\n", options.progname, line);
+		free(gone);
+		return;
 	}
 	fflush(stderr);
 	run_exit_hook(EXIT_RUN_FAILED, line);
@@ -285,8 +300,9 @@ static void __attribute__((noreturn)) end_gone(MPI_Request *req, const int *who,
 static void wait_or_abort(MPI_Request *req, const int *who, int n, const char *what)
 {
 	uint64_t start = now_ns(), limit = (uint64_t)options.mpi_timeout * NSEC_PER_SEC;
-	uint64_t term_at = 0, cont_at = 0, prev = start;
-	bool namer = m.rank == 0 || (m.rank == 1 && who && who[0] == 0);
+	uint64_t prev = start;
+	/* rank 0 names the ranks that are gone; rank 1 names rank 0 */
+	bool namer = who && (m.rank == 0 || (m.rank == 1 && who[0] == 0));
 	char line[600] = "";
 	int done = 0;
 
@@ -294,10 +310,8 @@ static void wait_or_abort(MPI_Request *req, const int *who, int n, const char *w
 		uint64_t now;
 
 		MPI_Testall(n, req, &done, MPI_STATUSES_IGNORE);
-		if (done) {
-			cont_seen = 0;	/* every rank answered: not an end */
+		if (done)
 			return;
-		}
 		now = now_ns();
 		if (now - prev > NSEC_PER_SEC) {
 			/* this rank was stopped: it is the silent one */
@@ -311,14 +325,11 @@ static void wait_or_abort(MPI_Request *req, const int *who, int n, const char *w
 			start = now;
 			limit = UINT64_MAX / 2;
 		}
-		if (!term_at && run_signal())
-			term_at = now;
-		if (!cont_at && cont_seen)
-			cont_at = now;
-		/* rank 0 names the ranks that are gone; rank 1 names rank 0 */
-		if (namer && ((term_at && now - term_at >= GONE_AFTER_TERM_NS) ||
-			      (cont_at && now - cont_at >= GONE_AFTER_CONT_NS && now - start >= GONE_WAITED_NS)))
+		note_signal(now);
+		if (namer && m.signal_at && m.last_exchange_ns < m.signal_at && now - m.signal_at >= GONE_GRACE_NS) {
 			end_gone(req, who, n, what);
+			namer = false;	/* every request was done after all */
+		}
 		if (now - start >= limit)
 			break;
 		sleep_until_ns(now + 2 * NSEC_PER_MSEC);
@@ -368,6 +379,10 @@ void mpi_barrier(const char *what)
 		return;
 	MPI_Ibarrier(MPI_COMM_WORLD, &req);
 	wait_or_abort(&req, NULL, 1, what);
+	if (!run_signal()) {	/* (a run of a series: the next one) */
+		cont_seen = 0;
+		m.signal_at = 0;
+	}
 }
 
 /* The progress figures of a second, as sent. */

@@ -14,7 +14,8 @@
  *                   the first rank that failed, and every rank stops)
  *   mpi_barrier     the release of the clients, the final cleanup (in rank
  *                   order, so that ranks on a shared target do not race)
- *   mpi_exchange    once a second: each rank's progress figures to rank 0,
+ *   mpi_exchange    once a second (and at once after a signal: mpi_tick_now):
+ *                   each rank's progress figures to rank 0,
  *                   the whole run's back to every rank (point to point, so
  *                   a rank that stops reporting is named)
  *   mpi_gather      the end of a run: each rank's results, as JSON, merged
@@ -73,6 +74,7 @@ int mpi_max(int value);
 int mpi_agree(bool ok, const char *message);
 void mpi_barrier(const char *what);
 void mpi_exchange(struct mpi_figures *f);
+bool mpi_tick_now(void);
 void mpi_gather(struct results *r);
 void mpi_banner(void);
 void mpi_host_lines(FILE *out);
@@ -89,6 +91,7 @@ static inline int mpi_max(int value) { return value; }
 static inline int mpi_agree(bool ok, const char *message) { (void)message; return ok ? 0 : -1; }
 static inline void mpi_barrier(const char *what) { (void)what; }
 static inline void mpi_exchange(struct mpi_figures *f) { (void)f; }
+static inline bool mpi_tick_now(void) { return false; }
 static inline void mpi_gather(struct results *r) { (void)r; }
 static inline void mpi_banner(void) {}
 static inline void mpi_host_lines(FILE *out) { (void)out; }

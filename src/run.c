@@ -625,20 +625,20 @@ void run_benchmark(const struct program *prog, const struct backend *be, struct 
 	ps.procs_running_all = 1;
 	while (pr.running > 0 || (mpi_on() && ps.procs_running_all > 0)) {
 		uint64_t now;
-		bool early = false;
+		bool early;
 
 		sleep_until_ns(tick);
 		reap(&pr, sh, 0);
 		now = now_ns();
+		/* --mpi: after a signal every rank reports at once (mpirun may
+		 * be ending the job: rank 0 names the ranks that no longer do) */
+		early = mpi_tick_now();
 		if (parent_signal && !res->signal) {
 			uint64_t end = STAT_LOAD(sh->measure_end_ns);
 
 			res->signal = parent_signal;
 			STAT_STORE(sh->measure_end_ns, MIN(end, MAX(now, res->measure_start_ns)));
 			STAT_STORE(sh->stop, 1);
-			/* --mpi: report at once (mpirun may be ending the job:
-			 * rank 0 names the ranks that no longer report) */
-			early = mpi_on();
 		}
 		if (ps.stop_all && !STAT_LOAD(sh->stop)) {
 			/* --mpi: a client died on some rank: every rank ends the run */
