@@ -33,8 +33,10 @@ for d in "$NEW" ${OLD:+"$OLD"}; do
 	[ -x "$d" ] || { echo "bench: no dbench at $d" >&2; exit 2; }
 	"$d" --help | grep -- --export >/dev/null || { echo "bench: $d has no nfs backend" >&2; exit 2; }
 done
-command -v tshark >/dev/null && command -v dumpcap >/dev/null ||
-	{ echo "bench: needs tshark and dumpcap (wireshark-common)" >&2; exit 2; }
+if ! command -v tshark >/dev/null || ! command -v dumpcap >/dev/null; then
+	echo "bench: needs tshark and dumpcap (wireshark-common)" >&2
+	exit 2
+fi
 
 . tests/lib/nfs.sh
 W=$(mktemp -d /tmp/dbench-bench-nfs4.XXXXXX)
