@@ -124,7 +124,10 @@ EOF
 
 @test "mpi: a rank killed mid-run: one dbench line naming it, every rank ends, no client left" {
 	local job pid st=0
-	mpi_start_bg "$DBENCH" --mpi -B fileio -D "$T/d" -t 60 --warmup 0 --json "$T/r.json" 4
+	# --mpi-timeout 120 (here and below): at load 29 a rank went 10 s (the
+	# default) without a progress report and the run ended before the test
+	# killed anything; these tests are about the kill
+	mpi_start_bg "$DBENCH" --mpi --mpi-timeout 120 -B fileio -D "$T/d" -t 60 --warmup 0 --json "$T/r.json" 4
 	pid=$(rank_pid 1)
 	[ -n "$pid" ] || { ps -ef | grep -- "$T" | grep -v grep; false; }
 	kill -KILL "$pid"
@@ -144,7 +147,7 @@ EOF
 
 @test "mpi: rank 0 killed mid-run: rank 1 names it, every rank ends (mpirun -q: that line only)" {
 	local job pid st=0
-	mpi_start_bg -q "$DBENCH" --mpi -B null -D "$T/d" -t 60 --warmup 0 4
+	mpi_start_bg -q "$DBENCH" --mpi --mpi-timeout 120 -B null -D "$T/d" -t 60 --warmup 0 4
 	pid=$(rank_pid 0)
 	[ -n "$pid" ] || { ps -ef | grep -- "$T" | grep -v grep; false; }
 	kill -KILL "$pid"
@@ -162,7 +165,7 @@ EOF
 
 @test "mpi: a client process killed on rank 1: one line naming host, client and signal, the run ends on every host with its report" {
 	local job pid st=0
-	mpi_start_bg -q "$DBENCH" --mpi -B fileio -D "$T/d" -t 60 --warmup 0 --json "$T/r.json" 4
+	mpi_start_bg -q "$DBENCH" --mpi --mpi-timeout 120 -B fileio -D "$T/d" -t 60 --warmup 0 --json "$T/r.json" 4
 	pid=$(rank_pid 1 client)
 	[ -n "$pid" ] || { ps -ef | grep -- "$T" | grep -v grep; false; }
 	kill -KILL "$pid"
