@@ -186,9 +186,11 @@ assert_export_empty() {
 }
 
 # Two clients, one file (a shared root): each locks its own byte (child),
-# then tries the other's: the server says no (LOCK_NOT_GRANTED); after the
-# other unlocked, the same LockX succeeds.  The netbench layer's table is
-# per handle, so only the server can refuse the second LockX.
+# then tries the other's: the server says no (LOCK_NOT_GRANTED); an UnlockX
+# of it is RANGE_NOT_LOCKED (the layer's table); after the other unlocked,
+# the same LockX succeeds; a Close with that lock still held releases it
+# (the other client then gets its own byte back).  The netbench layer's
+# table is per handle, so only the server can refuse a LockX here.
 lock_loadfile() {
 	cat <<'LOAD'
 Mkdir "\lockshare" NT_STATUS_OK
@@ -197,22 +199,28 @@ LockX 1 child 1 NT_STATUS_OK
 SETSP 1
 WAITSP child+1 1
 LockX 1 child+1%num_children 1 NT_STATUS_LOCK_NOT_GRANTED
+UnlockX 1 child+1%num_children 1 NT_STATUS_RANGE_NOT_LOCKED
 SETSP 2
 WAITSP child+1 2
 UnlockX 1 child 1 NT_STATUS_OK
 SETSP 3
 WAITSP child+1 3
 LockX 1 child+1%num_children 1 NT_STATUS_OK
-UnlockX 1 child+1%num_children 1 NT_STATUS_OK
 SETSP 4
 WAITSP child+1 4
 Close 1 NT_STATUS_OK
 SETSP 5
 WAITSP child+1 5
+NTCreateX "\lockshare\lock.dat" 0x40 0x1 2 NT_STATUS_OK
+LockX 2 child 1 NT_STATUS_OK
+UnlockX 2 child 1 NT_STATUS_OK
+Close 2 NT_STATUS_OK
+SETSP 6
+WAITSP child+1 6
 LOAD
 }
 
-@test "nfs4: LockX of a byte another client holds is LOCK_NOT_GRANTED; after its UnlockX it is granted" {
+@test "nfs4: LockX of a byte another client holds is LOCK_NOT_GRANTED; granted after its UnlockX or Close" {
 	srv_start_or_skip nfs_ns_start
 	lock_loadfile >"$T/lock.txt"
 	nfs4_dbench -c "$T/lock.txt" --passes 3 2
@@ -220,8 +228,8 @@ LOAD
 	[ "$status" -eq 0 ]
 	[[ "$output" == *", 0 mismatches,"* ]]
 	[[ "$output" == *"passes per client 3..3"* ]]
-	# 3 LockX per client and pass reached the op table
-	[[ "$output" =~ LockX\ +18\  ]]
+	# 4 LockX per client and pass reached the op table
+	[[ "$output" =~ LockX\ +24\  ]]
 	assert_export_empty
 }
 
