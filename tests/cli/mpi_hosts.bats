@@ -84,7 +84,7 @@ mpirun_hosts() {
 }
 
 @test "mpi hosts: tbench from two client hosts against tbench_srv on a third: one report, a line per host" {
-	run mpirun_hosts "$TBENCH" --mpi -t 2 --warmup 1 --json "$T/r.json" 4 "${NET}4:$PORT"
+	run mpirun_hosts "$TBENCH" --mpi --mpi-timeout 60 -t 2 --warmup 1 --json "$T/r.json" 4 "${NET}4:$PORT"
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	grep -q '^Throughput .* 4 clients  4 procs' <<<"$output"
 	grep -q '^MPI: 4 clients over 2 ranks .* on h2 h3' <<<"$output"
@@ -97,7 +97,8 @@ mpirun_hosts() {
 }
 
 @test "mpi hosts: the rank on h3 not bound to one core; killed mid-run it ends the run on every host, no client left" {
-	mpirun_hosts "$TBENCH" --mpi -t 60 --warmup 0 4 "${NET}4:$PORT" >"$T/out" 2>&1 &
+	# --mpi-timeout 120: the kill, not a loaded machine's slow report, ends the run
+	mpirun_hosts "$TBENCH" --mpi --mpi-timeout 120 -t 60 --warmup 0 4 "${NET}4:$PORT" >"$T/out" 2>&1 &
 	local job=$! pid= p st=0
 	for _ in $(seq 150); do
 		if grep -q execute "$T/out"; then
@@ -140,7 +141,8 @@ mpirun_hosts() {
 	add_host nfs 5
 	NFS_NETNS=${P}nfs NFS_ADDR=${NET}5 srv_start_or_skip nfs_ns_start
 	# a loadfile that never removes the client's directory (no Deltree a time
-	# limit could cut a pass after)
+	# limit could cut a pass after); --mpi-timeout 60 in the runs: a loaded
+	# machine has held a rank's report back for 10 s, the default
 	cat >"$T/example.txt" <<'L'
 0.000 MKDIR3 "/clients" *
 0.000 MKDIR3 "/clients/client1" *
@@ -149,7 +151,7 @@ mpirun_hosts() {
 0.000 GETATTR3 "/clients/client1/small-file" 0x00000000
 0.000 READ3 "/clients/client1/small-file" 0 10240 0x00000000
 L
-	run mpirun_hosts "$DBENCH" --mpi -B nfs --server "${NET}5" --export /export --nfs-timeout 30 \
+	run mpirun_hosts "$DBENCH" --mpi --mpi-timeout 60 -B nfs --server "${NET}5" --export /export --nfs-timeout 30 \
 		-c "$T/example.txt" -D "$T/d" -t 2 --warmup 1 --json "$T/r.json" 4
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	[ "$(grep -c '^Throughput' <<<"$output")" -eq 1 ]
@@ -162,7 +164,7 @@ L
 	# the run removed what it made: the export is empty
 	[ -z "$(find "$NFS_EXPORT_DIR" -mindepth 1 | head)" ] || { find "$NFS_EXPORT_DIR" | head; false; }
 	# with --skip-cleanup each client's tree stays: one per global client id
-	run mpirun_hosts "$DBENCH" --mpi -B nfs --server "${NET}5" --export /export --nfs-timeout 30 \
+	run mpirun_hosts "$DBENCH" --mpi --mpi-timeout 60 -B nfs --server "${NET}5" --export /export --nfs-timeout 30 \
 		-c "$T/example.txt" -D "$T/d" -t 1 --warmup 0 --skip-cleanup 4
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	grep -q ', 0 mismatches,' <<<"$output"
