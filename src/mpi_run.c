@@ -289,8 +289,10 @@ static void end_gone(MPI_Request *req, const int *who, int n, const char *what, 
 	run_exit_hook(EXIT_RUN_FAILED, line);
 	tell_end(gone);
 	/* mpirun's SIGKILL ends this process in a second or two; an exit of
-	 * our own would add mpirun's "returned a non-zero exit code" banner */
-	sleep_until_ns(now_ns() + 5 * NSEC_PER_SEC);
+	 * our own would add mpirun's "returned a non-zero exit code" banner
+	 * (a signal with a handler cuts a sleep short: sleep to the end) */
+	for (uint64_t until = now_ns() + 5 * NSEC_PER_SEC; now_ns() < until;)
+		sleep_until_ns(until);
 	_exit(EXIT_RUN_FAILED);
 }
 
