@@ -21,6 +21,10 @@
 
 #include <sys/utsname.h>
 
+/* A message's " PATH" after the operation's name; nothing for the
+ * session's own calls (path NULL). */
+#define AT(path) ((path) ? " " : ""), ((path) ? shown(path) : "")
+
 /* ---- building ---- */
 
 void c4_init(struct c4 *b, const char *what, const char *path)
@@ -435,8 +439,8 @@ static uint32_t queue(struct client *c, struct c4 *b, struct call4 *r, bool rene
 	if (nb->dead)
 		return STATUS_FATAL;
 	if (b->overflow)
-		return nfs4_fail(c, "NFSv4 %s %s: more than %d operations in one COMPOUND", b->what,
-				 shown(b->path), C4_MAX_OPS);
+		return nfs4_fail(c, "NFSv4 %s%s%s: more than %d operations in one COMPOUND", b->what,
+				 AT(b->path), C4_MAX_OPS);
 	if (renew) {
 		memset(&b->op[0], 0, sizeof(b->op[0]));
 		b->op[0].argop = OP_RENEW;
@@ -450,7 +454,7 @@ static uint32_t queue(struct client *c, struct c4 *b, struct call4 *r, bool rene
 	args.argarray.argarray_len = b->n - base;
 	args.argarray.argarray_val = &b->op[base];
 	if (rpc_nfs4_compound_async(nb->rpc, on_compound, &args, r) != 0)
-		return nfs4_fail(c, "NFSv4 %s %s: cannot send: %s", b->what, shown(b->path),
+		return nfs4_fail(c, "NFSv4 %s%s%s: cannot send: %s", b->what, AT(b->path),
 				 rpc_get_error(nb->rpc));
 	return NFS4_OK;
 }
@@ -474,8 +478,8 @@ uint32_t c4_wait_all(struct client *c, struct call4 *r, unsigned n, const char *
 
 	/* send at once: the socket is almost always writable */
 	if ((rpc_which_events(rpc) & POLLOUT) && rpc_service(rpc, POLLOUT) < 0 && !all_done(r, n)) {
-		st = nfs4_fail(c, "NFSv4 %s %s: connection to the server lost (%s)", what,
-			       shown(path), rpc_get_error(rpc));
+		st = nfs4_fail(c, "NFSv4 %s%s%s: connection to the server lost (%s)", what,
+			       AT(path), rpc_get_error(rpc));
 		goto abandon;
 	}
 	while (!all_done(r, n)) {
@@ -484,26 +488,26 @@ uint32_t c4_wait_all(struct client *c, struct call4 *r, unsigned n, const char *
 		int k, ms;
 
 		if (pfd.fd < 0) {
-			st = nfs4_fail(c, "NFSv4 %s %s: connection to the server lost (%s)", what,
-				       shown(path), rpc_get_error(rpc));
+			st = nfs4_fail(c, "NFSv4 %s%s%s: connection to the server lost (%s)", what,
+				       AT(path), rpc_get_error(rpc));
 			goto abandon;
 		}
 		ms = now >= deadline ? 0 : (int)MIN((deadline - now) / NSEC_PER_MSEC + 1, 100);
 		k = poll(&pfd, 1, ms);
 		if (k < 0 && errno != EINTR) {
-			st = nfs4_fail(c, "NFSv4 %s %s: poll: %s", what, shown(path), strerror(errno));
+			st = nfs4_fail(c, "NFSv4 %s%s%s: poll: %s", what, AT(path), strerror(errno));
 			goto abandon;
 		}
 		if (rpc_service(rpc, k > 0 ? pfd.revents : 0) < 0 && !all_done(r, n)) {
-			st = nfs4_fail(c, "NFSv4 %s %s: connection to the server lost (%s)", what,
-				       shown(path), rpc_get_error(rpc));
+			st = nfs4_fail(c, "NFSv4 %s%s%s: connection to the server lost (%s)", what,
+				       AT(path), rpc_get_error(rpc));
 			goto abandon;
 		}
 		/* the deadline counts only when nothing came (a stopped and
 		 * continued client finds its reply waiting) */
 		if (k == 0 && now_ns() >= deadline && !all_done(r, n)) {
-			st = nfs4_fail(c, "NFSv4 %s %s: no reply in %d s: the server stopped answering",
-				       what, shown(path), nfs_opt.timeout_s);
+			st = nfs4_fail(c, "NFSv4 %s%s%s: no reply in %d s: the server stopped answering",
+				       what, AT(path), nfs_opt.timeout_s);
 			goto abandon;
 		}
 	}
@@ -512,13 +516,13 @@ uint32_t c4_wait_all(struct client *c, struct call4 *r, unsigned n, const char *
 		case RPC_STATUS_SUCCESS:
 			break;
 		case RPC_STATUS_TIMEOUT:
-			return nfs4_fail(c, "NFSv4 %s %s: no reply in %d s: the server stopped answering",
-					 what, shown(path), nfs_opt.timeout_s);
+			return nfs4_fail(c, "NFSv4 %s%s%s: no reply in %d s: the server stopped answering",
+					 what, AT(path), nfs_opt.timeout_s);
 		case RPC_STATUS_CANCEL:
-			return nfs4_fail(c, "NFSv4 %s %s: the call was cancelled", what, shown(path));
+			return nfs4_fail(c, "NFSv4 %s%s%s: the call was cancelled", what, AT(path));
 		default:
-			return nfs4_fail(c, "NFSv4 %s %s: connection to the server lost (%s)", what,
-					 shown(path), r[i].error[0] ? r[i].error : "RPC error");
+			return nfs4_fail(c, "NFSv4 %s%s%s: connection to the server lost (%s)", what,
+					 AT(path), r[i].error[0] ? r[i].error : "RPC error");
 		}
 	}
 	return NFS4_OK;
@@ -579,7 +583,7 @@ uint32_t c4_call(struct client *c, struct c4 *b, struct call4 *r, uint32_t *lock
 	     r->status != NFS4ERR_STALE_STATEID && r->status != NFS4ERR_BAD_STATEID))
 		nb->renewed_ns = sent;
 	if (renew && r->nres > 0 && r->op_status[0] != NFS4_OK)
-		return nt4_checked(c, r->op_status[0], "RENEW", "");
+		return nt4_checked(c, r->op_status[0], "RENEW", NULL);
 	return r->status;
 }
 
@@ -703,7 +707,7 @@ uint32_t nt4_checked(struct client *c, uint32_t st, const char *what, const char
 			return nfs4_fail(c, "NFSv4 lease lost: %s got %s: %s; was the client stopped longer than the lease (%u s)?",
 					 what, nfs4_name(st), nfs4_fatal[i].why,
 					 nb->lease_s);
-		return nfs4_fail(c, "NFSv4 %s %s: %s: %s", what, shown(path), nfs4_name(st),
+		return nfs4_fail(c, "NFSv4 %s%s%s: %s: %s", what, AT(path), nfs4_name(st),
 				 nfs4_fatal[i].why);
 	}
 	return nt4_status(st);
@@ -748,7 +752,7 @@ static uint32_t setclientid(struct client *c, struct nfs4b *nb)
 	uint64_t verf = ((uint64_t)getpid() << 32) ^ now_ns();
 	uint32_t st;
 
-	c4_init(&b, "SETCLIENTID", "");
+	c4_init(&b, "SETCLIENTID", NULL);
 	a = c4_add(&b, OP_SETCLIENTID);
 	memcpy(a->nfs_argop4_u.opsetclientid.client.verifier, &verf, sizeof(verifier4));
 	a->nfs_argop4_u.opsetclientid.client.id.id_len = (u_int)strlen(nb->owner);
@@ -762,7 +766,7 @@ static uint32_t setclientid(struct client *c, struct nfs4b *nb)
 	if (st != NFS4_OK)
 		return st;
 	nb->clientid = r.clientid;
-	c4_init(&b, "SETCLIENTID_CONFIRM", "");
+	c4_init(&b, "SETCLIENTID_CONFIRM", NULL);
 	a = c4_add(&b, OP_SETCLIENTID_CONFIRM);
 	a->nfs_argop4_u.opsetclientid_confirm.clientid = r.clientid;
 	memcpy(a->nfs_argop4_u.opsetclientid_confirm.setclientid_confirm, r.confirm, sizeof(verifier4));
@@ -771,7 +775,7 @@ static uint32_t setclientid(struct client *c, struct nfs4b *nb)
 
 int nfs4_session_start(struct client *c, struct nfs4b *nb)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], what[32];
 	struct utsname un;
 	struct call4 r = { 0 };
 	struct c4 b;
@@ -796,7 +800,8 @@ int nfs4_session_start(struct client *c, struct nfs4b *nb)
 			 nfs_opt.server, port, rpc_get_error(nb->rpc));
 		return -1;
 	}
-	if (c4_wait_all(c, &nb->connect, 1, "connect", "") != NFS4_OK)
+	snprintf(what, sizeof(what), "connect to port %d", port);
+	if (c4_wait_all(c, &nb->connect, 1, what, NULL) != NFS4_OK)
 		return -1;
 	st = setclientid(c, nb);
 	if (st != NFS4_OK) {
