@@ -30,6 +30,8 @@
 #define TAG_FIGURES 1
 #define TAG_TOTALS 2
 #define TAG_END 3		/* rank 0 to the others: it has said why the job ends */
+#define TAG_AGREE 4		/* mpi_agree: each rank's outcome to rank 0 */
+#define TAG_AGREED 5		/* mpi_agree: the first rank that failed, to each */
 
 /* What rank 0 keeps of each rank's results for the per-host lines and the
  * per-rank breakdown in the JSON document. */
@@ -262,7 +264,7 @@ static bool end_told(void)
  * done, write the --json error document, tell the others, and wait for
  * mpirun's end: the clients end with their parent.  Returns if every
  * request is done after all. */
-static void end_gone(MPI_Request *req, const int *who, int n, const char *what)
+static void end_gone(MPI_Request *req, const int *who, int n, const char *what, uint64_t since)
 {
 	char line[600] = "";
 	uint64_t now = now_ns();
@@ -276,8 +278,7 @@ static void end_gone(MPI_Request *req, const int *who, int n, const char *what)
 			continue;
 		gone[who[i]] = true;
 		snprintf(line, sizeof(line), "rank %d on %s: its process ended (no %s for %.1f s, and mpirun is ending the job): ending the run on every host",
-			 who[i], m.host[who[i]], what,
-			 (double)(now - (m.last_exchange_ns ? m.last_exchange_ns : m.start_ns)) / 1e9);
+			 who[i], m.host[who[i]], what, (double)(now - since) / 1e9);
 		fprintf(stderr, "%s: %s\n", options.progname, line);
 	}
 	if (!line[0]) {
@@ -288,8 +289,10 @@ static void end_gone(MPI_Request *req, const int *who, int n, const char *what)
 	run_exit_hook(EXIT_RUN_FAILED, line);
 	tell_end(gone);
 	/* mpirun's SIGKILL ends this process in a second or two; an exit of
-	 * our own would add mpirun's "returned a non-zero exit code" banner */
-	sleep_until_ns(now_ns() + 5 * NSEC_PER_SEC);
+	 * our own would add mpirun's "returned a non-zero exit code" banner
+	 * (a signal with a handler cuts a sleep short: sleep to the end) */
+	for (uint64_t until = now_ns() + 5 * NSEC_PER_SEC; now_ns() < until;)
+		sleep_until_ns(until);
 	_exit(EXIT_RUN_FAILED);
 }
 
@@ -297,9 +300,10 @@ static void end_gone(MPI_Request *req, const int *who, int n, const char *what)
  * end the whole job naming the rank (who[i] for request i; who NULL: a
  * collective of every rank) that is silent.  On rank 0, a signal (mpirun
  * ending the job) names the ranks that no longer answer (end_gone). */
-static void wait_or_abort(MPI_Request *req, const int *who, int n, const char *what)
+static void wait_limit(MPI_Request *req, const int *who, int n, const char *what, uint64_t limit,
+		       uint64_t since)
 {
-	uint64_t start = now_ns(), limit = (uint64_t)options.mpi_timeout * NSEC_PER_SEC;
+	uint64_t start = now_ns();
 	uint64_t prev = start;
 	/* rank 0 names the ranks that are gone; rank 1 names rank 0 */
 	bool namer = who && (m.rank == 0 || (m.rank == 1 && who[0] == 0));
@@ -327,7 +331,7 @@ static void wait_or_abort(MPI_Request *req, const int *who, int n, const char *w
 		}
 		note_signal(now);
 		if (namer && m.signal_at && m.last_exchange_ns < m.signal_at && now - m.signal_at >= GONE_GRACE_NS) {
-			end_gone(req, who, n, what);
+			end_gone(req, who, n, what, since ? since : start);
 			namer = false;	/* every request was done after all */
 		}
 		if (now - start >= limit)
@@ -355,20 +359,65 @@ static void wait_or_abort(MPI_Request *req, const int *who, int n, const char *w
 	_exit(EXIT_RUN_FAILED);
 }
 
+/* At most --mpi-timeout seconds; a dead rank's silence is counted from
+ * since (0: from the start of the wait). */
+static void wait_or_abort(MPI_Request *req, const int *who, int n, const char *what, uint64_t since)
+{
+	wait_limit(req, who, n, what, (uint64_t)options.mpi_timeout * NSEC_PER_SEC, since);
+}
+
+/* What each rank tells rank 0 in mpi_agree. */
+struct agree_msg {
+	int ok;
+	char text[600];		/* why not */
+};
+
+/* Point to point, not a collective, so that rank 0 can name a rank that
+ * dies meanwhile (wait_limit); no time limit: a rank's setup may take long
+ * (its own limits end it). */
 int mpi_agree(bool ok, const char *message)
 {
-	int mine = ok ? m.size : m.rank, first;
-	char text[600] = "";
+	struct agree_msg mine = { .ok = ok };
+	int first = m.size;
 
-	MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-	if (first == m.size)
-		return 0;
-	if (m.rank == first)
-		snprintf(text, sizeof(text), "%s", message ? message : "failed");
-	MPI_Bcast(text, sizeof(text), MPI_CHAR, first, MPI_COMM_WORLD);
-	if (m.rank == 0 && first != 0)	/* rank 0's own message is printed already */
-		fprintf(stderr, "%s: rank %d on %s: %s\n", options.progname, first, m.host[first], text);
-	return -1;
+	if (!ok)
+		snprintf(mine.text, sizeof(mine.text), "%s", message ? message : "failed");
+	if (m.rank != 0) {
+		MPI_Request req[2];
+		int who[2] = { 0, 0 };
+
+		MPI_Isend(&mine, sizeof(mine), MPI_BYTE, 0, TAG_AGREE, MPI_COMM_WORLD, &req[0]);
+		MPI_Irecv(&first, 1, MPI_INT, 0, TAG_AGREED, MPI_COMM_WORLD, &req[1]);
+		wait_limit(req, who, 2, "answer from rank 0", UINT64_MAX / 2, 0);
+	} else {
+		int n = m.size - 1;
+		struct agree_msg *in = xcalloc((size_t)MAX(n, 1), sizeof(*in));
+		MPI_Request *req = xcalloc((size_t)MAX(n, 1), sizeof(*req));
+		int *who = xcalloc((size_t)MAX(n, 1), sizeof(*who));
+
+		for (int i = 0; i < n; i++) {
+			who[i] = i + 1;
+			MPI_Irecv(&in[i], sizeof(in[i]), MPI_BYTE, i + 1, TAG_AGREE, MPI_COMM_WORLD, &req[i]);
+		}
+		wait_limit(req, who, n, "report that it is ready", UINT64_MAX / 2, 0);
+		if (!ok)
+			first = 0;	/* its own message is printed already */
+		for (int i = 0; i < n && first == m.size; i++) {
+			if (in[i].ok)
+				continue;
+			first = i + 1;
+			in[i].text[sizeof(in[i].text) - 1] = '\0';
+			fprintf(stderr, "%s: rank %d on %s: %s\n", options.progname, first, m.host[first],
+				in[i].text);
+		}
+		for (int i = 0; i < n; i++)
+			MPI_Isend(&first, 1, MPI_INT, i + 1, TAG_AGREED, MPI_COMM_WORLD, &req[i]);
+		wait_or_abort(req, who, n, "receipt of the answer", 0);
+		free(in);
+		free(req);
+		free(who);
+	}
+	return first == m.size ? 0 : -1;
 }
 
 void mpi_barrier(const char *what)
@@ -378,7 +427,8 @@ void mpi_barrier(const char *what)
 	if (!m.on)
 		return;
 	MPI_Ibarrier(MPI_COMM_WORLD, &req);
-	wait_or_abort(&req, NULL, 1, what);
+	wait_or_abort(&req, NULL, 1, what, 0);
+	m.last_exchange_ns = now_ns();	/* a dead rank's silence counts from here */
 	if (!run_signal()) {	/* (a run of a series: the next one) */
 		cont_seen = 0;
 		m.signal_at = 0;
@@ -401,7 +451,7 @@ void mpi_exchange(struct mpi_figures *f)
 
 		MPI_Isend(mine, NFIG, MPI_UINT64_T, 0, TAG_FIGURES, MPI_COMM_WORLD, &req[0]);
 		MPI_Irecv(total, NFIG, MPI_UINT64_T, 0, TAG_TOTALS, MPI_COMM_WORLD, &req[1]);
-		wait_or_abort(req, who, 2, "progress from rank 0");
+		wait_or_abort(req, who, 2, "progress from rank 0", m.last_exchange_ns);
 	} else {
 		int n = m.size - 1, died_rank = mine[8] ? 0 : -1;
 		uint64_t (*in)[NFIG] = xcalloc((size_t)MAX(n, 1), sizeof(*in));
@@ -412,7 +462,7 @@ void mpi_exchange(struct mpi_figures *f)
 			who[i] = i + 1;
 			MPI_Irecv(in[i], NFIG, MPI_UINT64_T, i + 1, TAG_FIGURES, MPI_COMM_WORLD, &req[i]);
 		}
-		wait_or_abort(req, who, n, "progress report");
+		wait_or_abort(req, who, n, "progress report", m.last_exchange_ns);
 		memcpy(total, mine, sizeof(total));
 		for (int i = 0; i < n; i++) {
 			for (int k = 0; k < 7; k++)
@@ -438,7 +488,7 @@ void mpi_exchange(struct mpi_figures *f)
 		}
 		for (int i = 0; i < n; i++)
 			MPI_Isend(total, NFIG, MPI_UINT64_T, i + 1, TAG_TOTALS, MPI_COMM_WORLD, &req[i]);
-		wait_or_abort(req, who, n, "receipt of the progress");
+		wait_or_abort(req, who, n, "receipt of the progress", m.last_exchange_ns);
 		free(in);
 		free(req);
 		free(who);

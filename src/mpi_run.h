@@ -11,7 +11,8 @@
  *   mpi_spread      a --sweep point: the rank's share of its count
  *   mpi_agree       the loadfile is loaded, the clients are set up: did
  *                   every rank succeed?  (else rank 0 prints the message of
- *                   the first rank that failed, and every rank stops)
+ *                   the first rank that failed, and every rank stops; point
+ *                   to point, so that a rank that dies meanwhile is named)
  *   mpi_barrier     the release of the clients, the final cleanup (in rank
  *                   order, so that ranks on a shared target do not race)
  *   mpi_exchange    once a second (and at once after a signal: mpi_tick_now):

@@ -30,15 +30,16 @@ mpi() {
 	timeout 120 mpirun --allow-run-as-root --oversubscribe -np "$np" "$@"
 }
 
-# The pid of rank R's dbench parent (not a client: its parent is no dbench),
+# The pid of rank R's dbench (or tbench) parent (not a client: its parent is
+# no dbench),
 # or with "client" as $2, of one of rank R's client processes.
 rank_pid() {
 	local p pp client
 	for p in $(pgrep -f -- "$T/d"); do
-		[ "$(ps -o comm= -p "$p" 2>/dev/null)" = dbench ] || continue
+		case $(ps -o comm= -p "$p" 2>/dev/null) in dbench | tbench) ;; *) continue ;; esac
 		pp=$(ps -o ppid= -p "$p" 2>/dev/null | tr -d ' ')
 		client=
-		[ "$(ps -o comm= -p "$pp" 2>/dev/null)" = dbench ] && client=client
+		case $(ps -o comm= -p "$pp" 2>/dev/null) in dbench | tbench) client=client ;; esac
 		[ "$client" = "${2:-}" ] || continue
 		tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$1" && {
 			echo "$p"
@@ -94,13 +95,15 @@ EOF
 	# a loadfile that never removes the client's directory: with --skip-cleanup every
 	# client's tree is there however the time limit cuts its pass (the default loadfile
 	# Deltrees it at the end of each pass)
+	# (--mpi-timeout 60: under ASan at a high load a rank's parent can go 10 s
+	# without getting the CPU; this test is about the directories)
 	small_loadfile
-	run mpi 2 "$DBENCH" --mpi -B fileio -D "$T/d" -c "$T/small.txt" -t 1 --warmup 0 --skip-cleanup 4
-	[ "$status" -eq 0 ]
+	run mpi 2 "$DBENCH" --mpi --mpi-timeout 60 -B fileio -D "$T/d" -c "$T/small.txt" -t 1 --warmup 0 --skip-cleanup 4
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	[ "$(ls "$T/d/clients" | sort | tr '\n' ' ')" = "client0 client1 client2 client3 " ]
 	rm -rf "$T/d/clients"
-	run mpi 2 "$DBENCH" --mpi -B fileio -D "$T/d" -t 1 --warmup 0 3
-	[ "$status" -eq 0 ]
+	run mpi 2 "$DBENCH" --mpi --mpi-timeout 60 -B fileio -D "$T/d" -t 1 --warmup 0 3
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	grep -q '^Throughput .* 3 clients' <<<"$output"
 	[ -z "$(ls -A "$T/d")" ]
 }
@@ -160,6 +163,55 @@ EOF
 	# -q: mpirun prints no banner
 	[ "$(grep -c 'mpirun noticed' "$T/out")" -eq 0 ]
 	[ "$(grep -c '^dbench: ' "$T/out")" -eq 1 ]
+	assert_no_procs
+}
+
+@test "mpi: a rank killed while rank 0 waits for it to be ready: rank 0 names it" {
+	# rank 0's tbench has a server; rank 1's server accepts and never
+	# answers, so rank 1 is still starting when rank 0 waits for it
+	"$(dirname "$DBENCH")/tbench_srv" -p 0 -b 127.0.0.1 -v --pid-file "$T/srv.pid" 2>"$T/srv.log" &
+	"$PYTHON" - "$T/silent.port" <<'EOF' &
+import socket, sys, time
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+s.listen(16)
+open(sys.argv[1] + ".tmp", "w").write(str(s.getsockname()[1]))
+import os; os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+conns, end = [], time.time() + 120
+s.settimeout(0.5)
+while time.time() < end:
+    try:
+        conns.append(s.accept())
+    except OSError:
+        pass
+EOF
+	local silent_job=$! port= silent= job pid st=0
+	for _ in $(seq 100); do
+		port=$(sed -n 's/.*listening on .*:\([0-9]*\).*/\1/p' "$T/srv.log" | head -1)
+		[ -n "$port" ] && [ -s "$T/silent.port" ] && break
+		sleep 0.1
+	done
+	silent=$(cat "$T/silent.port")
+	[ -n "$port" ] && [ -n "$silent" ]
+	timeout 120 mpirun --allow-run-as-root --oversubscribe \
+		-np 1 "$TBENCH" --mpi -D "$T/d" -t 30 2 "127.0.0.1:$port" : \
+		-np 1 "$TBENCH" --mpi -D "$T/d" -t 30 2 "127.0.0.1:$silent" >"$T/out" 2>&1 &
+	job=$!
+	for _ in $(seq 300); do
+		pid=$(rank_pid 1) && [ -n "$pid" ] && grep -q ": connected" "$T/srv.log" 2>/dev/null && break
+		pid=
+		sleep 0.2
+	done
+	[ -n "$pid" ] || { cat "$T/out" "$T/srv.log"; false; }
+	sleep 2	# rank 0 is waiting now: its server answered (the line), then it asked the others
+	kill -KILL "$pid"
+	wait "$job" || st=$?
+	kill "$silent_job" 2>/dev/null || true
+	kill "$(cat "$T/srv.pid")" 2>/dev/null || true
+	cat "$T/out"
+	[ "$st" -ne 0 ]
+	grep -Eq "^tbench: rank 1 on [^ ]+: its process ended \(no report that it is ready for [0-9.]+ s, and mpirun is ending the job\): ending the run on every host$" "$T/out"
+	[ "$(grep -c '^tbench: ' "$T/out")" -eq 1 ]
 	assert_no_procs
 }
 
