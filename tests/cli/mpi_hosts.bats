@@ -73,6 +73,8 @@ teardown() {
 		ip netns del "$ns" 2>/dev/null
 	done
 	remove_tmp
+	# every namespace of this test is gone (with ganesha's, the hosts' processes)
+	[ -z "${P:-}" ] || [ -z "$(ip netns list | grep "^$P")" ]
 }
 
 # mpirun on the head h1, ranks on h2 and h3
