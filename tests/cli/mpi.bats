@@ -119,6 +119,31 @@ EOF
 	assert_no_procs
 }
 
+@test "mpi: a rank that cannot reach its server stops every rank with one line naming host and cause" {
+	# rank 0 has a server; rank 1 is given a port nobody listens on
+	"$(dirname "$DBENCH")/tbench_srv" -p 0 -b 127.0.0.1 -v --pid-file "$T/srv.pid" 2>"$T/srv.log" &
+	local port= closed
+	for _ in $(seq 100); do
+		port=$(sed -n 's/.*listening on .*:\([0-9]*\).*/\1/p' "$T/srv.log" | head -1)
+		[ -n "$port" ] && break
+		sleep 0.1
+	done
+	[ -n "$port" ]
+	closed=$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	run timeout 120 mpirun --allow-run-as-root --oversubscribe \
+		-np 1 "$TBENCH" --mpi -D "$T/d" --json "$T/r.json" -t 30 2 "127.0.0.1:$port" : \
+		-np 1 "$TBENCH" --mpi -D "$T/d" --json "$T/r.json" -t 30 2 "127.0.0.1:$closed"
+	kill "$(cat "$T/srv.pid")" 2>/dev/null || true
+	[ "$status" -ne 0 ] || { echo "$output"; false; }
+	grep -Eq "^tbench: rank 1 on [^ ]+: cannot connect to 127\.0\.0\.1:$closed: Connection refused$" <<<"$output" ||
+		{ echo "$output"; false; }
+	[ "$(grep -c '^tbench: ' <<<"$output")" -eq 1 ]
+	[ "$(grep -c '^Throughput' <<<"$output")" -eq 0 ]
+	# rank 0 wrote the error document; nobody ran
+	jq -e '.exit_status == 2 and (.error | length > 0)' "$T/r.json" >/dev/null
+	assert_no_procs
+}
+
 @test "mpi: NPROCS fewer than the ranks is refused" {
 	run mpi 2 "$DBENCH" --mpi -B null -D "$T/d" -t 1 1
 	[ "$status" -ne 0 ]
