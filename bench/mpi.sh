@@ -82,14 +82,7 @@ make_hosts() {
 		ip -n "$P$h" link set lo up
 		i=$((i + 1))
 	done
-	cat >"$W/agent" <<AGENT
-#!/bin/bash
-# mpirun's remote shell: run the command on "host" = in its namespace, with its hostname
-while [[ "\$1" == -* ]]; do shift; done
-host=\$1; shift
-exec ip netns exec $P\$host unshare --uts sh -c "hostname \$host; \$*"
-AGENT
-	chmod +x "$W/agent"
+	export NETNS_AGENT_PREFIX=$P
 	printf 'h2 slots=1\nh3 slots=1\n' >"$W/hosts"
 }
 
@@ -120,7 +113,7 @@ PORT=$(sed -n 's/.*listening on .*:\([0-9]*\).*/\1/p' "$W/srv.log" | head -1)
 if [ "$NS" = 1 ]; then
 	single() { on_host h2 "$@"; }
 	ranks() {
-		on_host h1 mpirun --allow-run-as-root --mca plm_rsh_agent "$W/agent" \
+		on_host h1 mpirun --allow-run-as-root --mca plm_rsh_agent "$PWD/tests/lib/netns-agent.sh" \
 			--mca btl tcp,self --mca btl_tcp_if_include "${NET}0/24" \
 			--mca oob_tcp_if_include "${NET}0/24" --hostfile "$W/hosts" -np 2 "$@"
 	}

@@ -32,14 +32,7 @@ setup() {
 	add_host h2 2
 	add_host h3 3
 	add_host srv 4
-	cat >"$T/agent" <<EOF
-#!/bin/bash
-# mpirun's remote shell: run the command on "host" = in its namespace, with its hostname
-while [[ "\$1" == -* ]]; do shift; done
-host=\$1; shift
-exec ip netns exec $P\$host unshare --uts sh -c "hostname \$host; \$*"
-EOF
-	chmod +x "$T/agent"
+	export NETNS_AGENT_PREFIX=$P
 	printf 'h2 slots=1\nh3 slots=1\n' >"$T/hosts"
 	ip netns exec "${P}srv" "$(dirname "$DBENCH")/tbench_srv" -p 0 -b "${NET}4" -v \
 		--pid-file "$T/srv.pid" 2>"$T/srv.log" &
@@ -80,7 +73,7 @@ teardown() {
 # mpirun on the head h1, ranks on h2 and h3
 mpirun_hosts() {
 	ip netns exec "${P}h1" unshare --uts sh -c "hostname h1; exec timeout 120 mpirun --allow-run-as-root \
-		--mca plm_rsh_agent $T/agent --mca btl tcp,self \
+		--mca plm_rsh_agent $DBENCH_SRCDIR/tests/lib/netns-agent.sh --mca btl tcp,self \
 		--mca btl_tcp_if_include ${NET}0/24 --mca oob_tcp_if_include ${NET}0/24 \
 		--hostfile $T/hosts -np 2 $*"
 }
