@@ -124,6 +124,8 @@ extern struct backend nfs_backend;
  * with one line in err. */
 struct nfs_context *nfs_mount_export(char *err, size_t errlen);
 /* The bytes a connection carried, into the client's network counters. */
+void nfs_client_error(struct client *c, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 void nfs_count_wire_bytes(struct client *c, struct rpc_context *rpc);
 /* The load-time refusal's reason for an op the table lacks, or NULL. */
 const char *nfsb_why_unsupported(int id);

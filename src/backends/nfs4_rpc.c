@@ -405,13 +405,10 @@ uint32_t nfs4_fail(struct client *c, const char *fmt, ...)
 {
 	struct nfs4b *nb = c->priv;
 	va_list ap;
-	int n;
 
 	nb->dead = true;
-	n = snprintf(c->error, sizeof(c->error), "nfs %s: ", nfs_opt.server);
 	va_start(ap, fmt);
-	if (n > 0 && (size_t)n < sizeof(c->error))
-		vsnprintf(c->error + n, sizeof(c->error) - (size_t)n, fmt, ap);
+	nfs_client_error(c, fmt, ap);
 	va_end(ap);
 	return STATUS_FATAL;
 }

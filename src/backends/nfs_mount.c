@@ -277,6 +277,16 @@ fail:
 	return NULL;
 }
 
+/* The client's failure line, "nfs SERVER: " and the message: shared by
+ * the v3 (nfs_rpc.c fail) and v4 (nfs4_rpc.c nfs4_fail) paths. */
+void nfs_client_error(struct client *c, const char *fmt, va_list ap)
+{
+	int n = snprintf(c->error, sizeof(c->error), "nfs %s: ", nfs_opt.server);
+
+	if (n > 0 && (size_t)n < sizeof(c->error))
+		vsnprintf(c->error + n, sizeof(c->error) - (size_t)n, fmt, ap);
+}
+
 /* The bytes a connection carried (TCP payload, both ways), for the
  * report's network line: the kernel counts them, so the client does no
  * work per op for it. */

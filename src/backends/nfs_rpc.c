@@ -79,13 +79,10 @@ void reply_reset(struct nfsb *nb, void (*extract)(struct nfsb *, void *))
 uint32_t fail(struct client *c, struct nfsb *nb, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
 	nb->dead = true;
-	n = snprintf(c->error, sizeof(c->error), "nfs %s: ", nfs_opt.server);
 	va_start(ap, fmt);
-	if (n > 0 && (size_t)n < sizeof(c->error))
-		vsnprintf(c->error + n, sizeof(c->error) - (size_t)n, fmt, ap);
+	nfs_client_error(c, fmt, ap);
 	va_end(ap);
 	return STATUS_FATAL;
 }
