@@ -398,6 +398,7 @@ void options_parse(int argc, const char **argv)
 	options.argv = argv;
 	if (argc > 0 && strstr(basename_of(argv[0]), "tbench"))
 		options.progname = "tbench";
+	util_set_progname(options.progname);
 	options.backend = backend_default(strcmp(options.progname, "tbench") == 0);
 	named = prescan(argc, argv, &help);
 	if (help)

@@ -60,6 +60,10 @@ char *xstrdup(const char *s);
 void set_exit_hook(void (*hook)(int status, const char *message));
 void run_exit_hook(int status, const char *message);
 
+/* The program name die() and warnx_() print first ("dbench" until set);
+ * name must live until exit. */
+void util_set_progname(const char *name);
+
 /* Print "progname: message" to stderr, run the exit hook, exit with status. */
 void die(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 /* Print "progname: message" to stderr. */

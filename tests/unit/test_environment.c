@@ -22,7 +22,6 @@
 #include "environment.h"
 #include "options.h"
 
-struct options options = { .progname = "test" };
 
 static const char mountinfo[] =
 	"21 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw,errors=remount-ro\n"

@@ -29,6 +29,7 @@
 #include "status.h"
 #include "util.h"
 
+/* fileio.c (linked in) reads the program's options */
 struct options options = { .progname = "test" };
 
 extern const struct backend fileio_backend;

@@ -27,6 +27,7 @@
 #include "stats.h"
 #include "util.h"
 
+/* series.c (linked in) reads the program's options */
 struct options options = { .progname = "test" };
 
 static const char loadfile_text[] =
