@@ -17,12 +17,13 @@
 
 #include "backend.h"
 #include "client.h"
+#include "options.h"
 #include "stats.h"
 #include "status.h"
 #include "util.h"
 
 void client_init(struct client *c, int id, const struct options *opt, const struct program *prog,
-		 const struct backend *be, struct shared *sh, uint64_t seed)
+		 const struct backend *be, const void *be_opt, struct shared *sh, uint64_t seed)
 {
 	memset(c, 0, sizeof(*c));
 	c->id = id;
@@ -30,6 +31,7 @@ void client_init(struct client *c, int id, const struct options *opt, const stru
 	c->opt = opt;
 	c->prog = prog;
 	c->be = be;
+	c->be_opt = be_opt;
 	c->sh = sh;
 	c->slot = shared_slot(sh, id);
 	/* the name, the loadfile's client number and the random stream are

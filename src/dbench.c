@@ -99,13 +99,13 @@ static struct run_plan run_plan_of_options(void)
 }
 
 /* --sweep: each count in turn (sweep.h), the table, the document. */
-static int sweep_main(const struct program *prog, const struct backend *be)
+static int sweep_main(const struct program *prog, const struct backend *be, const void *be_opt)
 {
 	struct run_plan plan = run_plan_of_options();
 	struct sweep sw;
 	int status;
 
-	sweep_run(prog, be, &plan, &sw);
+	sweep_run(prog, be, be_opt, &plan, &sw);
 	if (!sw.npoints)
 		run_exit_hook(sw.status ? sw.status : EXIT_USAGE, "no run was made");
 	set_exit_hook(NULL);
@@ -116,6 +116,19 @@ static int sweep_main(const struct program *prog, const struct backend *be)
 		status = EXIT_RUN_FAILED;
 	sweep_free(&sw);
 	return status;
+}
+
+/* The backend's init, told what it may know of the run (backend.h). */
+static int init_backend(const struct backend *be, void *be_opt)
+{
+	struct run_info run = {
+		.progname = options.progname,
+		.server = options.server,
+		.port = options.port,
+		.nclients = options.nclients,
+	};
+
+	return be->init ? be->init(be_opt, &run) : 0;
 }
 
 /* Every exit without results leaves a --json document saying why, so
@@ -189,7 +202,7 @@ static void capture_end(struct capture *cap, char *first, size_t len, bool echo)
 int main(int argc, const char **argv)
 {
 	const struct backend *be;
-	char why[512];
+	void *be_opt;
 	struct program *prog;
 	struct run_set set;
 	struct run_plan plan;
@@ -201,10 +214,9 @@ int main(int argc, const char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	set_exit_hook(json_error_hook);
-	options_parse(argc, argv);
+	be = options_parse(argc, argv, &be_opt);
 	if (options.mpi)
 		mpi_start();
-	be = backend_find(options.backend, why, sizeof(why));	/* found by options_parse */
 	capture_begin(&cap);
 	prog = program_load_max(options.loadfile, options.max_loadfile, stderr);
 	if (prog && (program_check_backend(prog, be, stderr) < 0 ||
@@ -212,7 +224,7 @@ int main(int argc, const char **argv)
 		program_free(prog);
 		prog = NULL;
 	}
-	if (prog && !options.check_loadfile && be->init && be->init(&options) < 0) {
+	if (prog && !options.check_loadfile && init_backend(be, be_opt) < 0) {
 		program_free(prog);
 		prog = NULL;
 	}
@@ -245,14 +257,14 @@ int main(int argc, const char **argv)
 	report_banner(prog, &pass);
 	mpi_banner();
 	if (options.nsweep) {
-		status = sweep_main(prog, be);
+		status = sweep_main(prog, be, be_opt);
 		program_free(prog);
 		mpi_finish();
 		return status;
 	}
 	/* one run, or --repeat's runs: see runs.h */
 	plan = run_plan_of_options();
-	run_series(prog, be, &plan, &set);
+	run_series(prog, be, be_opt, &plan, &set);
 	if (!set.nruns)	/* run_one wrote why, unless there was no run at all */
 		run_exit_hook(set.status ? set.status : EXIT_USAGE, "no run was made");
 	set_exit_hook(NULL);	/* from here the results document is written */

@@ -1,5 +1,7 @@
 /*
- * options.h - the parsed command line: the only global mutable state.
+ * options.h - the core's part of the parsed command line: the only global
+ * mutable state.  Each backend's options are in its own block (backend.h),
+ * which options_parse() hands back with the backend.
  *
  * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
  */
@@ -9,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct poptOption;
+struct backend;
 
 struct options {
 	const char *progname;	/* "dbench" or "tbench" */
@@ -19,21 +21,10 @@ struct options {
 	bool timelimit_given;	/* -t was on the command line */
 	int warmup;		/* seconds of warmup before it; -1: default */
 	const char *loadfile;	/* -c, or found by loadfile_default() */
-	const char *directory;	/* -D: the share root for fileio */
 	const char *backend;	/* -B */
-	const char *tcp_options; /* -T: socket options (sockio) */
 	const char *server;	/* --server or tbench's SERVER */
 	int port;		/* --port, 0: the backend's default */
 	double target_rate;	/* -R: MB/sec per client, 0: unpaced */
-	int sync_open;		/* -s: O_SYNC */
-	int sync_dirs;		/* -S: fsync directories after changes */
-	int do_fsync;		/* -F: fsync after every write */
-	int ea_enable;		/* -x: DOS attributes in an xattr */
-	int no_resolve;		/* --no-resolve */
-	int one_byte_write_fix;	/* --one-byte-write-fix */
-	int stat_check;		/* --stat-check: stat first, skip pointless calls (fileio) */
-	int check_size;		/* --check-size: fstat after writes, check the size */
-	int fake_io;		/* --fake-io */
 	int64_t trunc_io;	/* --trunc-io N: reads and writes move at most N bytes, 0: off */
 	int show_execute_time;	/* --show-execute-time: a line per client and pass */
 	int skip_cleanup;	/* --skip-cleanup */
@@ -74,8 +65,11 @@ struct options {
 
 extern struct options options;
 
-/* Parse and validate argv into `options`.  Exits with status 2 (and one
- * line on stderr) on any bad value; exits 0 after --help/--version. */
-void options_parse(int argc, const char **argv);
+/* Parse and validate argv into `options` and the chosen backend's option
+ * block (*be_opt; NULL if it has none).  Returns the backend to run with
+ * (the table -B names, or the variant its options chose).  Exits with
+ * status 2 (and one line on stderr) on any bad value; exits 0 after
+ * --help/--version. */
+const struct backend *options_parse(int argc, const char **argv, void **be_opt);
 
 #endif

@@ -30,6 +30,7 @@
 
 #include "client.h"
 #include "mpi_run.h"
+#include "options.h"
 #include "progress.h"
 #include "run.h"
 #include "util.h"
@@ -200,7 +201,7 @@ static int remove_shared_roots(struct client *c, const struct program *prog, str
 
 static void __attribute__((noreturn))
 process_main(int first, int count, const struct program *prog, const struct backend *be,
-	     struct shared *sh, int release_fd, pid_t parent)
+	     const void *be_opt, struct shared *sh, int release_fd, pid_t parent)
 {
 	struct client *cl = xcalloc((size_t)count, sizeof(*cl));
 	int status = 0;
@@ -217,7 +218,7 @@ process_main(int first, int count, const struct program *prog, const struct back
 	for (int i = 0; i < count; i++) {
 		struct client *c = &cl[i];
 
-		client_init(c, first + i, &options, prog, be, sh, options.seed);
+		client_init(c, first + i, &options, prog, be, be_opt, sh, options.seed);
 		c->slot->pid = getpid();
 		if (be->setup(c) < 0) {
 			slot_fail(c, c->error[0] ? c->error : "setup failed");
@@ -271,7 +272,8 @@ process_main(int first, int count, const struct program *prog, const struct back
 }
 
 /* The final cleanup: one process removes the shared roots the run made. */
-static int final_cleanup(const struct program *prog, const struct backend *be, struct shared *sh)
+static int final_cleanup(const struct program *prog, const struct backend *be, const void *be_opt,
+			 struct shared *sh)
 {
 	int need = 0, status;
 	pid_t pid;
@@ -292,7 +294,7 @@ static int final_cleanup(const struct program *prog, const struct backend *be, s
 		set_handler(SIGINT, SIG_IGN);
 		set_handler(SIGTERM, SIG_DFL);
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		client_init(&c, 0, &options, prog, be, sh, options.seed);
+		client_init(&c, 0, &options, prog, be, be_opt, sh, options.seed);
 		c.cleanup_only = 1;
 		if (be->setup(&c) < 0) {
 			fprintf(stderr, "%s: cleanup: %s\n", options.progname, c.error);
@@ -519,8 +521,8 @@ static void wall_clock_iso(char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-void run_benchmark(const struct program *prog, const struct backend *be, struct shared *sh,
-		   struct run_result *res)
+void run_benchmark(const struct program *prog, const struct backend *be, const void *be_opt,
+		   struct shared *sh, struct run_result *res)
 {
 	struct procs pr = { .pid = xcalloc((size_t)options.nprocs, sizeof(pid_t)),
 			    .inflight_ns = xcalloc((size_t)options.nclients, sizeof(uint64_t)) };
@@ -554,7 +556,7 @@ void run_benchmark(const struct program *prog, const struct backend *be, struct 
 		if (pid == 0) {
 			close(release[1]);
 			process_main(p * options.clients_per_process, options.clients_per_process, prog, be,
-				     sh, release[0], parent);
+				     be_opt, sh, release[0], parent);
 		}
 		pr.pid[p] = pid;
 		pr.running++;
@@ -687,7 +689,7 @@ void run_benchmark(const struct program *prog, const struct backend *be, struct 
 	/* with --mpi, in rank order: on a shared target the first rank
 	 * removes the shared directories, the others find them gone */
 	for (int k = 0; k < mpi_size(); k++) {
-		if (k == mpi_rank() && final_cleanup(prog, be, sh) < 0)
+		if (k == mpi_rank() && final_cleanup(prog, be, be_opt, sh) < 0)
 			res->cleanup_failed = 1;
 		mpi_barrier("cleanup");
 	}

@@ -27,10 +27,11 @@ struct run_result {
 	struct series *series;	/* the per-second series, or NULL (series.h) */
 };
 
-/* Run the program with options.nprocs processes; the shared region must
- * have been made with shared_create().  Progress goes to stdout. */
-void run_benchmark(const struct program *prog, const struct backend *be, struct shared *sh,
-		   struct run_result *res);
+/* Run the program with options.nprocs processes on backend be with its
+ * option block be_opt; the shared region must have been made with
+ * shared_create().  Progress goes to stdout. */
+void run_benchmark(const struct program *prog, const struct backend *be, const void *be_opt,
+		   struct shared *sh, struct run_result *res);
 
 /* The SIGINT/SIGTERM the parent has seen during a run, or 0 (mpi_run.c:
  * under mpirun a SIGTERM means the job is being ended). */

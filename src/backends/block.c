@@ -15,7 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
-#include <popt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,12 +30,13 @@
 #define BLOCK_ALIGN 4096	/* buffer alignment, enough for O_DIRECT */
 #define BLOCK_MAX_IO (64u << 20) /* the largest READ or WRITE */
 
-/* What the parent found out about DEV, for every client. */
-static struct {
+/* The block backend's option block: --block, then what the parent found
+ * out about DEV, for every client. */
+struct block_options {
 	const char *dev;	/* --block */
 	uint64_t size;		/* bytes */
 	int direct;		/* O_DIRECT works */
-} blk;
+};
 
 struct block_client {
 	int fd;
@@ -43,10 +44,10 @@ struct block_client {
 	size_t bufsize[2];
 };
 
-static const struct poptOption block_options[] = {
-	{ "block", 0, POPT_ARG_STRING, &blk.dev, 0,
-	  "the block device or regular file to read and write", "DEV" },
-	POPT_TABLEEND
+static const struct backend_option block_options[] = {
+	{ .name = "block", .type = BOPT_STRING, .offset = offsetof(struct block_options, dev),
+	  .arg_name = "DEV", .help = "the block device or regular file to read and write" },
+	{ .name = NULL },
 };
 
 /* The size of an open block device or regular file, 0 if it has none. */
@@ -63,59 +64,60 @@ static uint64_t dev_size(int fd, const struct stat *st)
 }
 
 /* Read-only unless the loadfile writes. */
-static int block_open(const struct program *prog, int flags)
+static int block_open(const struct block_options *blk, const struct program *prog, int flags)
 {
 	bool writes = prog && (prog->count[OP_BLOCK_WRITE] || prog->count[OP_FDATASYNC]);
 
-	return open(blk.dev, (writes ? O_RDWR : O_RDONLY) | O_CLOEXEC | flags);
+	return open(blk->dev, (writes ? O_RDWR : O_RDONLY) | O_CLOEXEC | flags);
 }
 
-static int block_init(struct options *opt)
+static int block_init(void *be_opt, const struct run_info *run)
 {
+	struct block_options *blk = be_opt;
 	struct stat st;
 	int fd;
 
-	(void)opt;
-	if (!blk.dev) {
-		fprintf(stderr, "%s: the block backend needs --block=DEV\n", opt->progname);
+	if (!blk->dev) {
+		fprintf(stderr, "%s: the block backend needs --block=DEV\n", run->progname);
 		return -1;
 	}
-	fd = block_open(NULL, 0);
+	fd = block_open(blk, NULL, 0);
 	if (fd < 0) {
-		fprintf(stderr, "%s: --block %s: %s\n", opt->progname, blk.dev, strerror(errno));
+		fprintf(stderr, "%s: --block %s: %s\n", run->progname, blk->dev, strerror(errno));
 		return -1;
 	}
 	if (fstat(fd, &st) < 0 || (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode))) {
-		fprintf(stderr, "%s: --block %s: not a block device or regular file\n", opt->progname,
-			blk.dev);
+		fprintf(stderr, "%s: --block %s: not a block device or regular file\n", run->progname,
+			blk->dev);
 		close(fd);
 		return -1;
 	}
-	blk.size = dev_size(fd, &st);
+	blk->size = dev_size(fd, &st);
 	close(fd);
-	if (blk.size == 0) {
-		fprintf(stderr, "%s: --block %s: it is empty\n", opt->progname, blk.dev);
+	if (blk->size == 0) {
+		fprintf(stderr, "%s: --block %s: it is empty\n", run->progname, blk->dev);
 		return -1;
 	}
-	fd = block_open(NULL, O_DIRECT);
+	fd = block_open(blk, NULL, O_DIRECT);
 	if (fd >= 0) {
-		blk.direct = 1;
+		blk->direct = 1;
 		close(fd);
 	} else {
 		fprintf(stderr, "%s: --block %s: O_DIRECT is not possible here (%s): using buffered I/O\n",
-			opt->progname, blk.dev, strerror(errno));
+			run->progname, blk->dev, strerror(errno));
 	}
 	return 0;
 }
 
 static int block_setup(struct client *c)
 {
+	const struct block_options *blk = c->be_opt;
 	struct block_client *bc = xcalloc(1, sizeof(*bc));
 
 	c->priv = bc;
-	bc->fd = block_open(c->prog, blk.direct ? O_DIRECT : 0);
+	bc->fd = block_open(blk, c->prog, blk->direct ? O_DIRECT : 0);
 	if (bc->fd < 0) {
-		snprintf(c->error, sizeof(c->error), "--block %s: %s", blk.dev, strerror(errno));
+		snprintf(c->error, sizeof(c->error), "--block %s: %s", blk->dev, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -157,18 +159,18 @@ static char *block_buffer(struct client *c, struct block_client *bc, bool write,
 }
 
 /* Where an access of *len bytes at offset lands inside DEV. */
-static uint64_t block_place(int64_t offset, int64_t *len)
+static uint64_t block_place(const struct block_options *blk, int64_t offset, int64_t *len)
 {
 	uint64_t off = (uint64_t)offset;
 
 	if (*len < 0)
 		*len = 0;
-	if ((uint64_t)*len > blk.size)
-		*len = (int64_t)blk.size;
-	if (off >= blk.size)
-		off %= blk.size;
-	if (off + (uint64_t)*len > blk.size)
-		off = blk.size - (uint64_t)*len;
+	if ((uint64_t)*len > blk->size)
+		*len = (int64_t)blk->size;
+	if (off >= blk->size)
+		off %= blk->size;
+	if (off + (uint64_t)*len > blk->size)
+		off = blk->size - (uint64_t)*len;
 	return off;
 }
 
@@ -176,7 +178,7 @@ static uint32_t block_rw(struct client *c, bool write)
 {
 	struct block_client *bc = c->priv;
 	int64_t len = c->num[1];
-	uint64_t off = block_place(c->num[0], &len);
+	uint64_t off = block_place(c->be_opt, c->num[0], &len);
 	char *buf;
 	size_t done = 0;
 
@@ -243,6 +245,7 @@ const struct backend block_backend = {
 	.description = "READ/WRITE at byte offsets of a block device or file (--block=DEV)",
 	.flags = BACKEND_BLOCK,
 	.options = block_options,
+	.options_size = sizeof(struct block_options),
 	.init = block_init,
 	.setup = block_setup,
 	.teardown = block_teardown,

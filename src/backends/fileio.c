@@ -24,7 +24,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
-#include <popt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,17 +40,33 @@
 #include "status.h"
 #include "util.h"
 
-/* fileio's own options; the file options (-s, -S, -F, ...) it shares
- * with the other file backends are the core's (BACKEND_FILES). */
-static const struct poptOption fileio_options[] = {
-	{ "directory", 'D', POPT_ARG_STRING, &options.directory, 0,
-	  "the directory to work in: the share root (default .)", "DIR" },
-	{ "xattr", 'x', POPT_ARG_NONE, &options.ea_enable, 0,
-	  "keep DOS attributes as Samba 4 does: its NDR blob (version 5) in user.DOSATTRIB", NULL },
-	{ "no-resolve", 0, POPT_ARG_NONE, &options.no_resolve, 0,
-	  "do not emulate case-insensitive name lookup (no stat + directory scan)", NULL },
-	POPT_TABLEEND
+/* fileio's option block: the file options (-s, -S, -F, ...) it shares
+ * with the other file backends first, then its own. */
+struct fileio_options {
+	struct nb_options files;	/* first (BACKEND_FILES) */
+	const char *directory;		/* -D: the share root */
+	int xattr;			/* -x: DOS attributes in user.DOSATTRIB */
+	int no_resolve;			/* --no-resolve */
 };
+
+static const struct backend_option fileio_options[] = {
+	{ .name = "directory", .short_name = 'D', .type = BOPT_DIRECTORY,
+	  .offset = offsetof(struct fileio_options, directory), .def = ".", .arg_name = "DIR",
+	  .help = "the directory to work in: the share root (default .)" },
+	{ .name = "xattr", .short_name = 'x', .type = BOPT_FLAG,
+	  .offset = offsetof(struct fileio_options, xattr), .result_name = "xattr",
+	  .help = "keep DOS attributes as Samba 4 does: its NDR blob (version 5) in user.DOSATTRIB" },
+	{ .name = "no-resolve", .type = BOPT_FLAG, .offset = offsetof(struct fileio_options, no_resolve),
+	  .result_name = "no_resolve",
+	  .help = "do not emulate case-insensitive name lookup (no stat + directory scan)" },
+	{ .name = NULL },
+};
+
+/* The options of c's run. */
+static inline const struct fileio_options *fopt(const struct client *c)
+{
+	return c->be_opt;
+}
 
 #define DOSATTRIB_XATTR "user.DOSATTRIB"
 
@@ -136,7 +152,7 @@ static int lookup(struct client *c, char *path)
 	struct stat st;
 	int pm;
 
-	if (c->opt->no_resolve)
+	if (fopt(c)->no_resolve)
 		return -1;
 	resolve(path, &pm, &st);
 	return pm;
@@ -264,7 +280,7 @@ static int check_tree(struct client *c, const char *path)
 symlink:
 	snprintf(c->error, sizeof(c->error),
 		 "%s/%s is a symbolic link: refusing to work in a tree with symlinks (they could lead outside the directory)",
-		 c->opt->directory, prefix);
+		 fopt(c)->directory, prefix);
 	return -1;
 }
 
@@ -277,12 +293,12 @@ static int check_xattrs(struct client *c)
 	fd = open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		snprintf(c->error, sizeof(c->error), "cannot create a file in %s: %s",
-			 c->opt->directory, strerror(errno));
+			 fopt(c)->directory, strerror(errno));
 		return -1;
 	}
 	if (fsetxattr(fd, DOSATTRIB_XATTR, "", 1, 0) < 0) {
 		snprintf(c->error, sizeof(c->error), "-x: extended attributes do not work in %s: %s",
-			 c->opt->directory, strerror(errno));
+			 fopt(c)->directory, strerror(errno));
 		rc = -1;
 	}
 	close(fd);
@@ -296,8 +312,8 @@ static int fileio_setup(struct client *c)
 	struct fileio *f;
 	char path[PATH_MAX];
 
-	if (chdir(c->opt->directory) < 0) {
-		snprintf(c->error, sizeof(c->error), "cannot enter %s: %s", c->opt->directory,
+	if (chdir(fopt(c)->directory) < 0) {
+		snprintf(c->error, sizeof(c->error), "cannot enter %s: %s", fopt(c)->directory,
 			 strerror(errno));
 		return -1;
 	}
@@ -307,7 +323,7 @@ static int fileio_setup(struct client *c)
 		for (uint32_t r = 0; r < prog->nshared_roots; r++)
 			if (check_tree(c, prog->shared_roots[r]) < 0)
 				return -1;
-		if (c->opt->ea_enable && check_xattrs(c) < 0)
+		if (fopt(c)->xattr && check_xattrs(c) < 0)
 			return -1;
 	}
 	for (uint32_t r = 0; r < prog->nclient_roots; r++) {
@@ -318,7 +334,7 @@ static int fileio_setup(struct client *c)
 buffers:
 	f = xcalloc(1, sizeof(*f));
 	c->priv = f;
-	return nb_client_init(c, &f->nb, &fileio_adapter);
+	return nb_client_init(c, &f->nb, &fileio_adapter, &fopt(c)->files);
 }
 
 static void fileio_teardown(struct client *c)
@@ -349,7 +365,7 @@ static int fileio_exists(struct client *c, const char *path)
 		return 1;
 	if (errno == ENOENT || errno == ENOTDIR)
 		return 0;
-	snprintf(c->error, sizeof(c->error), "cannot look at %s/%s: %s", c->opt->directory, path,
+	snprintf(c->error, sizeof(c->error), "cannot look at %s/%s: %s", fopt(c)->directory, path,
 		 strerror(errno));
 	return -1;
 }
@@ -411,7 +427,7 @@ static void set_dosattrib(struct client *c, int fd)
 {
 	uint8_t blob[DOSATTRIB_LEN];
 
-	if (!c->opt->ea_enable)
+	if (!fopt(c)->xattr)
 		return;
 	dosattrib_blob(blob, FILE_ATTRIBUTE_ARCHIVE, fd, "");
 	fsetxattr(fd, DOSATTRIB_XATTR, blob, sizeof(blob), 0);
@@ -421,7 +437,7 @@ static void set_dir_dosattrib(struct client *c, const char *path)
 {
 	uint8_t blob[DOSATTRIB_LEN];
 
-	if (!c->opt->ea_enable)
+	if (!fopt(c)->xattr)
 		return;
 	dosattrib_blob(blob, FILE_ATTRIBUTE_DIRECTORY, AT_FDCWD, path);
 	lsetxattr(path, DOSATTRIB_XATTR, blob, sizeof(blob), 0);
@@ -464,7 +480,7 @@ static uint32_t fileio_open(struct client *c, struct nb_handle *h, char *path, u
 
 	if (flags & NB_DIRECTORY)
 		return open_dir(c, h, path, flags, pm, created);
-	oflags = nb_open_flags(flags) | O_NOFOLLOW | O_CLOEXEC | (c->opt->sync_open ? O_SYNC : 0);
+	oflags = nb_open_flags(flags) | O_NOFOLLOW | O_CLOEXEC | (fopt(c)->files.sync_open ? O_SYNC : 0);
 	fd = open(path, oflags, 0644);
 	if (fd < 0) {
 		if (errno == EISDIR)
@@ -537,7 +553,7 @@ static uint32_t fileio_fstat(struct client *c, struct nb_handle *h, struct nb_st
 
 	if (fstat(fd_of(h), &st) < 0)
 		return nt_from_errno(errno);
-	if (c->opt->ea_enable && c->op && c->op->id == OP_QFILEINFO)
+	if (fopt(c)->xattr && c->op && c->op->id == OP_QFILEINFO)
 		fgetxattr(fd_of(h), DOSATTRIB_XATTR, attr, sizeof(attr));
 	sb->is_dir = S_ISDIR(st.st_mode);
 	sb->size = (uint64_t)st.st_size;
@@ -549,7 +565,7 @@ static uint32_t fileio_stat(struct client *c, char *path, struct nb_stat *sb)
 	struct stat st;
 	char attr[64];
 
-	if (!c->opt->no_resolve) {
+	if (!fopt(c)->no_resolve) {
 		int pm;
 
 		if (!resolve(path, &pm, &st))
@@ -557,7 +573,7 @@ static uint32_t fileio_stat(struct client *c, char *path, struct nb_stat *sb)
 	} else if (stat(*path ? path : ".", &st) < 0) {
 		return path_errno(errno, path, -1);
 	}
-	if (c->opt->ea_enable && c->op && c->op->id == OP_QPATHINFO)
+	if (fopt(c)->xattr && c->op && c->op->id == OP_QPATHINFO)
 		getxattr(path, DOSATTRIB_XATTR, attr, sizeof(attr));
 	sb->is_dir = S_ISDIR(st.st_mode);
 	sb->size = (uint64_t)st.st_size;
@@ -756,6 +772,7 @@ const struct backend fileio_backend = {
 	.description = "the local file system under -D",
 	.flags = BACKEND_DIRECTORY | BACKEND_FILES,
 	.options = fileio_options,
+	.options_size = sizeof(struct fileio_options),
 	.setup = fileio_setup,
 	.teardown = fileio_teardown,
 	.remove_tree = fileio_remove_tree,

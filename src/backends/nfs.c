@@ -166,7 +166,7 @@ static uint32_t nfsb_write(struct client *c, struct nb_handle *h, const char *bu
 {
 	struct nfsb *nb = c->priv;
 	struct nfs_file *f = file_of(h);
-	int stable = c->opt->sync_open || c->opt->do_fsync ? FILE_SYNC : UNSTABLE;
+	int stable = nfs_opt(c)->files.sync_open || nfs_opt(c)->files.do_fsync ? FILE_SYNC : UNSTABLE;
 	uint64_t n = 0;
 
 	while (n < size) {
@@ -369,12 +369,14 @@ const struct nb_adapter nfsb_adapter = {
 	.statfs = nfsb_statfs,
 };
 
-struct backend nfs_backend = {
+const struct backend nfs_backend = {
 	.abi = BACKEND_ABI,
 	.name = "nfs",
 	.description = "an NFSv3 server through libnfs (--server, --export)",
 	.flags = BACKEND_SERVER | BACKEND_NETWORK | BACKEND_FILES | BACKEND_NFS_OPS,
-	.options = nfs_options,
+	.options = nfs_option_table,
+	.options_size = sizeof(struct nfs_options),
+	.variant = nfs_variant,
 	.init = nfsb_init,
 	.setup = nfsb_setup,
 	.teardown = nfsb_teardown,
@@ -410,4 +412,25 @@ struct backend nfs_backend = {
 	},
 };
 
+/* The module's table under --nfs-version 4 (nfs_variant): the options and
+ * the parent's checks of the NFSv3 table, NFSv4 clients (nfs4.c), and only
+ * the netbench and SMB ops. */
+const struct backend nfs4_backend = {
+	.abi = BACKEND_ABI,
+	.name = "nfs",
+	.description = "an NFSv4 server through libnfs (--server, --export, --nfs-version 4)",
+	.flags = BACKEND_SERVER | BACKEND_NETWORK | BACKEND_FILES,
+	.options = nfs_option_table,
+	.options_size = sizeof(struct nfs_options),
+	.variant = nfs_variant,
+	.init = nfsb_init,
+	.setup = nfs4_setup,
+	.teardown = nfs4_teardown,
+	.remove_tree = nfs4_backend_remove_tree,
+	.exists = nfs4_exists,
+	.why_unsupported = nfs4_why_unsupported,
+	.op = { NB_OPS },
+};
+
+/* The module exports the NFSv3 table; its options choose (nfs_variant). */
 BACKEND_MODULE(nfs_backend);

@@ -25,7 +25,6 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <poll.h>
-#include <popt.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -98,7 +97,12 @@ const struct nfs_fh3 *nfs_get_rootfh(struct nfs_context *nfs);
 
 /* ---- options ---- */
 
+/* The backend's option block: the file options, its own as given, then
+ * what nfs_variant and nfsb_init derived from them in the parent
+ * (read-only in the clients). */
 struct nfs_options {
+	struct nb_options files; /* first (BACKEND_FILES): -s, -S, -F, --fake-io, ... */
+	const char *version_arg; /* --nfs-version, as given */
 	const char *export;	/* --export PATH */
 	const char *url;	/* --nfs nfs://HOST/EXPORT[?ARGS] */
 	const char *protocol;	/* --protocol tcp|udp */
@@ -106,8 +110,9 @@ struct nfs_options {
 	const char *nfs_port;	/* --nfs-port, as given */
 	const char *timeout;	/* --nfs-timeout, as given */
 	int enable_nlm;		/* --enable-nlm */
+	/* Derived by nfs_variant and nfsb_init from the above, the server and
+	 * the port. */
 	int version;		/* --nfs-version: 3 (default) or 4 */
-	/* Derived by nfsb_init from the above and the core options. */
 	char server[256];	/* host name or address, without a port */
 	char export_path[PATH_MAX]; /* the export to mount */
 	char port_url[128];	/* "nfs://HOST/?nfsport=..." to set ports, or "" */
@@ -116,22 +121,28 @@ struct nfs_options {
 	int timeout_s;		/* reply deadline */
 };
 
-extern struct nfs_options nfs_opt;
-extern const struct poptOption nfs_options[];
-extern struct backend nfs_backend;
+extern const struct backend_option nfs_option_table[];
+/* The two tables of the module: NFSv3 (nfs.c, the one the module
+ * exports) and NFSv4 (nfs4.c); nfs_variant chooses by --nfs-version. */
+extern const struct backend nfs_backend;
+extern const struct backend nfs4_backend;
+const struct backend *nfs_variant(void *be_opt, char *why, size_t whylen);
+
+/* The options of c's run. */
+static inline const struct nfs_options *nfs_opt(const struct client *c)
+{
+	return c->be_opt;
+}
 
 /* Mount the export (NFSv4 under --nfs-version 4): the context, or NULL
  * with one line in err. */
-struct nfs_context *nfs_mount_export(char *err, size_t errlen);
+struct nfs_context *nfs_mount_export(const struct nfs_options *o, char *err, size_t errlen);
 /* The bytes a connection carried, into the client's network counters. */
 void nfs_client_error(struct client *c, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 void nfs_count_wire_bytes(struct client *c, struct rpc_context *rpc);
-/* The load-time refusal's reason for an op the table lacks, or NULL. */
+/* The load-time refusal's reason for an op the NFSv3 table lacks, or NULL. */
 const char *nfsb_why_unsupported(int id);
-/* --nfs-version 4 (nfs4.c): the NFSv4 adapter's calls in the backend's
- * table, the NFSv3 and NLM ops out of it. */
-void nfs_select_v4(struct backend *be);
 
 
 /* ---- per-client state ---- */
@@ -343,7 +354,14 @@ uint32_t nfsb_test4(struct client *c, const struct op *op);
 /* nfs_mount.c */
 void nfsb_teardown(struct client *c);
 int nfsb_setup(struct client *c);
-int nfsb_init(struct options *opt);
+int nfsb_init(void *be_opt, const struct run_info *run);
+
+/* nfs4.c: the NFSv4 table's calls (nfs.c holds the table) */
+int nfs4_setup(struct client *c);
+void nfs4_teardown(struct client *c);
+int nfs4_backend_remove_tree(struct client *c, const char *path);
+int nfs4_exists(struct client *c, const char *path);
+const char *nfs4_why_unsupported(int id);
 
 /* nfs.c: the netbench adapter */
 extern const struct nb_adapter nfsb_adapter;

@@ -504,7 +504,7 @@ uint32_t c4_wait_all(struct client *c, struct call4 *r, unsigned n, const char *
 		 * continued client finds its reply waiting) */
 		if (k == 0 && now_ns() >= deadline && !all_done(r, n)) {
 			st = nfs4_fail(c, "NFSv4 %s%s%s: no reply in %d s: the server stopped answering",
-				       what, AT(path), nfs_opt.timeout_s);
+				       what, AT(path), nfs_opt(c)->timeout_s);
 			goto abandon;
 		}
 	}
@@ -514,7 +514,7 @@ uint32_t c4_wait_all(struct client *c, struct call4 *r, unsigned n, const char *
 			break;
 		case RPC_STATUS_TIMEOUT:
 			return nfs4_fail(c, "NFSv4 %s%s%s: no reply in %d s: the server stopped answering",
-					 what, AT(path), nfs_opt.timeout_s);
+					 what, AT(path), nfs_opt(c)->timeout_s);
 		case RPC_STATUS_CANCEL:
 			return nfs4_fail(c, "NFSv4 %s%s%s: the call was cancelled", what, AT(path));
 		default:
@@ -725,13 +725,13 @@ static void on_connect(struct rpc_context *rpc, int status, void *data, void *pr
 
 /* The export path and NFS port of --nfs URL (nfs://HOST[:PORT]/PATH?nfsport=N),
  * or of --export and --nfs-port. */
-static void target(char *path, size_t len, int *port)
+static void target(const struct nfs_options *o, char *path, size_t len, int *port)
 {
-	const char *u = nfs_opt.url;
+	const char *u = o->url;
 
-	*port = nfs_opt.nfs_port_num ? nfs_opt.nfs_port_num : 2049;
+	*port = o->nfs_port_num ? o->nfs_port_num : 2049;
 	if (!u) {
-		snprintf(path, len, "%s", nfs_opt.export_path);
+		snprintf(path, len, "%s", o->export_path);
 		return;
 	}
 	u += strlen("nfs://");
@@ -779,8 +779,8 @@ int nfs4_session_start(struct client *c, struct nfs4b *nb)
 	int port;
 	uint32_t st;
 
-	nb->timeout_ns = (uint64_t)nfs_opt.timeout_s * NSEC_PER_SEC;
-	target(path, sizeof(path), &port);
+	nb->timeout_ns = (uint64_t)nfs_opt(c)->timeout_s * NSEC_PER_SEC;
+	target(nfs_opt(c), path, sizeof(path), &port);
 	if (uname(&un) < 0)
 		snprintf(un.nodename, sizeof(un.nodename), "localhost");
 	/* unique per dbench client: host, process, client number, time */
@@ -792,9 +792,9 @@ int nfs4_session_start(struct client *c, struct nfs4b *nb)
 		return -1;
 	}
 	call_reset(&nb->connect, NULL, 0);
-	if (rpc_connect_async(nb->rpc, nfs_opt.server, port, on_connect, &nb->connect) != 0) {
+	if (rpc_connect_async(nb->rpc, nfs_opt(c)->server, port, on_connect, &nb->connect) != 0) {
 		snprintf(c->error, sizeof(c->error), "nfs: NFSv4 connect to %s port %d: %s",
-			 nfs_opt.server, port, rpc_get_error(nb->rpc));
+			 nfs_opt(c)->server, port, rpc_get_error(nb->rpc));
 		return -1;
 	}
 	snprintf(what, sizeof(what), "connect to port %d", port);

@@ -105,7 +105,7 @@ uint32_t wait_reply(struct client *c, struct nfsb *nb, struct rpc_context *rpc,
 
 		if (now >= deadline)
 			return fail(c, nb, "%s: no reply in %d s: the server stopped answering", what,
-				    nfs_opt.timeout_s);
+				    nfs_opt(c)->timeout_s);
 		if (pfd.fd < 0)
 			return fail(c, nb, "%s: connection to the server lost (%s)", what, rpc_get_error(rpc));
 		ms = (int)MIN((deadline - now) / NSEC_PER_MSEC + 1, 100);
@@ -121,7 +121,7 @@ uint32_t wait_reply(struct client *c, struct nfsb *nb, struct rpc_context *rpc,
 		return nb->r.status;
 	case RPC_STATUS_TIMEOUT:
 		return fail(c, nb, "%s: no reply in %d s: the server stopped answering", what,
-			    nfs_opt.timeout_s);
+			    nfs_opt(c)->timeout_s);
 	case RPC_STATUS_CANCEL:
 		return fail(c, nb, "%s: the call was cancelled", what);
 	default:

@@ -19,7 +19,7 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
-#include <popt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,24 +37,6 @@
 #define CONNECT_TIMEOUT_S 5	/* connect and the first Ping */
 #define DEFAULT_TIMEOUT_S 30	/* --server-timeout */
 
-/* --server-timeout and --wire, as given; checked by sio_init. */
-static const char *timeout_text;
-static const char *wire_text;
-
-static const struct poptOption sio_options[] = {
-	{ "tcp-options", 'T', POPT_ARG_STRING, &options.tcp_options, 0,
-	  "socket options of the connections, as dbench 4.0: TCP_NODELAY[=0|1] SO_KEEPALIVE[=0|1] "
-	  "SO_REUSEADDR[=0|1] SO_BROADCAST[=0|1] IPTOS_LOWDELAY IPTOS_THROUGHPUT SO_SNDBUF=n "
-	  "SO_RCVBUF=n SO_SNDLOWAT=n SO_RCVLOWAT=n SO_SNDTIMEO=ms SO_RCVTIMEO=ms, comma or space "
-	  "separated (default TCP_NODELAY)", "OPTS" },
-	{ "server-timeout", 0, POPT_ARG_STRING, &timeout_text, 0,
-	  "give up on a server that does not answer for SECS seconds (default 30)", "SECS" },
-	{ "wire", 0, POPT_ARG_STRING, &wire_text, 0,
-	  "the wire format: tbench (this tbench_srv's, the default) or classic (dbench 4.0/5.0's "
-	  "tbench_srv; this tbench_srv speaks both)", "FORMAT" },
-	POPT_TABLEEND
-};
-
 /* The classic (dbench 4.0/5.0) wire: a frame is a 4-byte big-endian
  * length n and n bytes, the first 4 of a request being the big-endian
  * length of the reply wanted.  A 4.0 tbench_srv holds a frame in a
@@ -66,6 +48,37 @@ struct target {
 	char host[256];		/* name or address, without brackets */
 	char port[8];		/* decimal */
 	char label[280];	/* "host:port" or "[v6]:port", for messages */
+};
+
+/* sockio's option block: the options as given, then what sio_init made
+ * of them (with the core's server and port), which the clients read. */
+struct sio_options {
+	const char *tcp_options; /* -T */
+	const char *timeout_text; /* --server-timeout */
+	const char *wire_text;	/* --wire */
+	struct target target;	/* the server */
+	struct sockopts so;	/* -T, parsed */
+	int timeout;		/* --server-timeout: seconds without progress */
+	int classic;		/* --wire classic */
+};
+
+#define SIO_OPTION(name_, short_, field_, def_, arg_, help_)                                   \
+	{ .name = name_, .short_name = short_, .type = BOPT_STRING,                          \
+	  .offset = offsetof(struct sio_options, field_), .def = def_, .arg_name = arg_,     \
+	  .help = help_ }
+
+static const struct backend_option sio_options[] = {
+	SIO_OPTION("tcp-options", 'T', tcp_options, "TCP_NODELAY", "OPTS",
+		   "socket options of the connections, as dbench 4.0: TCP_NODELAY[=0|1] SO_KEEPALIVE[=0|1] "
+		   "SO_REUSEADDR[=0|1] SO_BROADCAST[=0|1] IPTOS_LOWDELAY IPTOS_THROUGHPUT SO_SNDBUF=n "
+		   "SO_RCVBUF=n SO_SNDLOWAT=n SO_RCVLOWAT=n SO_SNDTIMEO=ms SO_RCVTIMEO=ms, comma or space "
+		   "separated (default TCP_NODELAY)"),
+	SIO_OPTION("server-timeout", 0, timeout_text, NULL, "SECS",
+		   "give up on a server that does not answer for SECS seconds (default 30)"),
+	SIO_OPTION("wire", 0, wire_text, NULL, "FORMAT",
+		   "the wire format: tbench (this tbench_srv's, the default) or classic (dbench 4.0/5.0's "
+		   "tbench_srv; this tbench_srv speaks both)"),
+	{ .name = NULL },
 };
 
 /* A client's connection. */
@@ -123,14 +136,14 @@ static struct wire_op wire_op_of(int id)
 }
 
 /* SERVER[:PORT], [V6ADDR][:PORT] or a bare IPv6 address; --port. */
-static int parse_target(const struct options *opt, struct target *t, char *why, size_t whylen)
+static int parse_target(const struct run_info *run, struct target *t, char *why, size_t whylen)
 {
-	const char *s = opt->server, *port = NULL, *host_end;
+	const char *s = run->server, *port = NULL, *host_end;
 	size_t hostlen;
 	long p;
 
 	if (!s || !*s) {
-		snprintf(why, whylen, "no server given: %s NPROCS SERVER[:PORT]", opt->progname);
+		snprintf(why, whylen, "no server given: %s NPROCS SERVER[:PORT]", run->progname);
 		return -1;
 	}
 	if (s[0] == '[') {
@@ -151,7 +164,7 @@ static int parse_target(const struct options *opt, struct target *t, char *why, 
 	}
 	hostlen = (size_t)(host_end - s);
 	if (hostlen == 0 || hostlen >= sizeof(t->host)) {
-		snprintf(why, whylen, "server '%s': no host name", opt->server);
+		snprintf(why, whylen, "server '%s': no host name", run->server);
 		return -1;
 	}
 	memcpy(t->host, s, hostlen);
@@ -162,16 +175,16 @@ static int parse_target(const struct options *opt, struct target *t, char *why, 
 		errno = 0;
 		p = strtol(port, &end, 10);
 		if (errno || end == port || *end || p < 1 || p > 65535) {
-			snprintf(why, whylen, "server '%s': bad port '%s'", opt->server, port);
+			snprintf(why, whylen, "server '%s': bad port '%s'", run->server, port);
 			return -1;
 		}
-		if (opt->port && opt->port != p) {
+		if (run->port && run->port != p) {
 			snprintf(why, whylen, "server '%s' and --port %d name different ports",
-				 opt->server, opt->port);
+				 run->server, run->port);
 			return -1;
 		}
 	} else {
-		p = opt->port ? opt->port : TBENCH_DEFAULT_PORT;
+		p = run->port ? run->port : TBENCH_DEFAULT_PORT;
 	}
 	snprintf(t->port, sizeof(t->port), "%ld", p);
 	snprintf(t->label, sizeof(t->label), strchr(t->host, ':') ? "[%s]:%s" : "%s:%s",
@@ -179,19 +192,19 @@ static int parse_target(const struct options *opt, struct target *t, char *why, 
 	return 0;
 }
 
-static int parse_timeout(int *seconds, char *why, size_t whylen)
+static int parse_timeout(const char *text, int *seconds, char *why, size_t whylen)
 {
 	char *end;
 	long v;
 
 	*seconds = DEFAULT_TIMEOUT_S;
-	if (!timeout_text)
+	if (!text)
 		return 0;
 	errno = 0;
-	v = strtol(timeout_text, &end, 10);
-	if (errno || end == timeout_text || *end || v < 1 || v > 86400) {
+	v = strtol(text, &end, 10);
+	if (errno || end == text || *end || v < 1 || v > 86400) {
 		snprintf(why, whylen, "--server-timeout: '%s' is not a number of seconds in 1..86400",
-			 timeout_text);
+			 text);
 		return -1;
 	}
 	*seconds = (int)v;
@@ -577,37 +590,45 @@ static int classic_op(struct client *c, struct sio *s, const struct op *op, uint
 	return classic_exchange(c, s, send, recv, c->error, sizeof(c->error));
 }
 
-static int parse_wire(int *classic, char *why, size_t whylen)
+static int parse_wire(const char *text, int *classic, char *why, size_t whylen)
 {
 	*classic = 0;
-	if (!wire_text || strcmp(wire_text, "tbench") == 0)
+	if (!text || strcmp(text, "tbench") == 0)
 		return 0;
-	if (strcmp(wire_text, "classic") == 0) {
+	if (strcmp(text, "classic") == 0) {
 		*classic = 1;
 		return 0;
 	}
-	snprintf(why, whylen, "--wire: '%s' is not a wire format (tbench or classic)", wire_text);
+	snprintf(why, whylen, "--wire: '%s' is not a wire format (tbench or classic)", text);
 	return -1;
+}
+
+/* In the parent: the options, the server and the port, checked once. */
+static int parse_options(struct sio_options *o, const struct run_info *run, char *why, size_t whylen)
+{
+	char problem[200];
+
+	if (parse_target(run, &o->target, why, whylen) < 0 ||
+	    parse_timeout(o->timeout_text, &o->timeout, why, whylen) < 0 ||
+	    parse_wire(o->wire_text, &o->classic, why, whylen) < 0)
+		return -1;
+	sockopts_init(&o->so);
+	if (sockopts_parse(o->tcp_options, &o->so, problem, sizeof(problem)) < 0) {
+		snprintf(why, whylen, "-T: %s", problem);
+		return -1;
+	}
+	return 0;
 }
 
 /* Connect and Ping: the server is there and speaks our protocol (with
  * --wire classic: the 8-byte exchange dbench 4.0 opens with). */
-static int open_connection(struct client *c, struct sio *s, const struct options *opt,
+static int open_connection(struct client *c, struct sio *s, const struct sio_options *o,
 			   char *why, size_t whylen)
 {
-	struct sockopts so;
-	char problem[200];
-
-	sockopts_init(&so);
-	if (parse_target(opt, &s->target, why, whylen) < 0 ||
-	    parse_timeout(&s->timeout, why, whylen) < 0 ||
-	    parse_wire(&s->classic, why, whylen) < 0)
-		return -1;
-	if (sockopts_parse(opt->tcp_options, &so, problem, sizeof(problem)) < 0) {
-		snprintf(why, whylen, "-T: %s", problem);
-		return -1;
-	}
-	s->fd = connect_target(&s->target, &so, why, whylen);
+	s->target = o->target;
+	s->timeout = o->timeout;
+	s->classic = o->classic;
+	s->fd = connect_target(&s->target, &o->so, why, whylen);
 	if (s->fd < 0)
 		return -1;
 	set_timeouts(s->fd, CONNECT_TIMEOUT_S);
@@ -647,20 +668,23 @@ static void sio_free(struct sio *s)
 
 /* In the parent: check the options and that the server answers, so that
  * a wrong address or port is one line before any client starts. */
-static int sio_init(struct options *opt)
+static int sio_init(void *be_opt, const struct run_info *run)
 {
-	struct client probe = { .opt = opt };
+	struct sio_options *o = be_opt;
+	struct client probe = { .be_opt = o };
 	struct sio *s = sio_new();
 	char why[256];
 	int rc;
 
 	if (!s) {
-		fprintf(stderr, "%s: out of memory\n", opt->progname);
+		fprintf(stderr, "%s: out of memory\n", run->progname);
 		return -1;
 	}
-	rc = open_connection(&probe, s, opt, why, sizeof(why));
+	rc = parse_options(o, run, why, sizeof(why));
+	if (rc == 0)
+		rc = open_connection(&probe, s, o, why, sizeof(why));
 	if (rc < 0)
-		fprintf(stderr, "%s: %s\n", opt->progname, why);
+		fprintf(stderr, "%s: %s\n", run->progname, why);
 	sio_free(s);
 	return rc;
 }
@@ -674,7 +698,7 @@ static int sio_setup(struct client *c)
 		return -1;
 	}
 	c->priv = s;
-	return open_connection(c, s, c->opt, c->error, sizeof(c->error));
+	return open_connection(c, s, c->be_opt, c->error, sizeof(c->error));
 }
 
 static void sio_teardown(struct client *c)
@@ -766,6 +790,7 @@ const struct backend sockio_backend = {
 	.description = "tbench: the ops' network load against tbench_srv (port 7003), no file I/O",
 	.flags = BACKEND_SERVER | BACKEND_NETWORK,
 	.options = sio_options,
+	.options_size = sizeof(struct sio_options),
 	.init = sio_init,
 	.setup = sio_setup,
 	.teardown = sio_teardown,

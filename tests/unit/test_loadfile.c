@@ -21,6 +21,7 @@
 #include "backend.h"
 #include "loadfile.h"
 #include "numexpr.h"
+#include "options.h"
 #include "pass.h"
 #include "status.h"
 
