@@ -173,7 +173,8 @@ static uint64_t random_seed(void)
  * Every backend known to the run (the built-in ones, and a module when -B
  * names it or --help lists them all) has its option block, allocated here
  * with its defaults; popt fills each option at its offset.  Each entry also
- * returns a code, so that the core knows which were given.  The file options go to
+ * returns a code, so that an option of a backend that is not the one chosen
+ * is refused after parsing (refuse_foreign).  The file options go to
  * files_opt, copied to the start of the chosen backend's block when it
  * takes them (BACKEND_FILES); the server options are the core's. */
 
@@ -287,6 +288,61 @@ static const struct {
 	{ BACKEND_FILES, "File options" },
 	{ BACKEND_SERVER, "Server options" },
 };
+
+/* dbench 4.0's options: 4.0 built dbench (fileio) and tbench (sockio) from
+ * one option table, and 5.0 took every option with every backend, so
+ * scripts give them to any backend (-D to tbench, -T to dbench, -D with
+ * --mpi -B null ...).  Every backend takes them; one with no use for an
+ * option makes nothing of it, as 4.0's and 5.0's did. */
+static const char *const options_of_4_0[] = {
+	"directory", "xattr", "no-resolve", "tcp-options", "sync", "sync-dir", "fsync",
+	"one-byte-write-fix", "stat-check", "fake-io",
+};
+
+static bool takes_option(const struct backend *be, const struct origin *o)
+{
+	if (o->be ? strcmp(o->be->name, be->name) == 0 : (be->flags & o->flag) != 0)
+		return true;
+	for (size_t i = 0; i < ARRAY_SIZE(options_of_4_0); i++)
+		if (strcmp(o->name, options_of_4_0[i]) == 0)
+			return true;
+	return false;
+}
+
+/* An option given for a backend that is not the one chosen is an error
+ * (one line: the option and the backends it is for), not ignored. */
+static void refuse_foreign(poptContext pc, const struct backend *be)
+{
+	for (size_t i = 0; i < norigins; i++) {
+		const struct origin *o = &origins[i];
+		char label[80], owners[256];
+		size_t n = 0;
+		int count = 0, total = 0;
+
+		if (!o->given || takes_option(be, o))
+			continue;
+		if (o->short_name)
+			snprintf(label, sizeof(label), "--%s (-%c)", o->name, o->short_name);
+		else
+			snprintf(label, sizeof(label), "--%s", o->name);
+		if (o->be)
+			usage_error(pc, "%s is an option of the %s backend, not of the %s backend", label,
+				    o->be->name, be->name);
+		backend_load_all();	/* to name every backend that takes it */
+		for (const struct backend *const *b = backend_list(); *b; b++)
+			total += ((*b)->flags & o->flag) != 0;
+		owners[0] = '\0';
+		for (const struct backend *const *b = backend_list(); *b && n < sizeof(owners); b++) {
+			if (!((*b)->flags & o->flag))
+				continue;
+			count++;
+			n += (size_t)snprintf(owners + n, sizeof(owners) - n, "%s%s",
+					      count == 1 ? "" : count == total ? " and " : ", ", (*b)->name);
+		}
+		usage_error(pc, "%s is an option of the %s backend%s, not of the %s backend", label, owners,
+			    total == 1 ? "" : "s", be->name);
+	}
+}
 
 static const struct poptOption help_options[] = {
 	{ "help", '?', POPT_ARG_NONE, &show_help, 0, "Show this help message", NULL },
@@ -530,6 +586,7 @@ const struct backend *options_parse(int argc, const char **argv, void **be_opt)
 	/* -B hidden where the scan above did not see it (-sBnull) */
 	if (strcmp(be->name, options.backend) != 0)
 		be = find_backend_or_exit(options.backend);
+	refuse_foreign(pc, be);
 	*be_opt = block_of(be);
 	if (be->flags & BACKEND_FILES)	/* the block starts with them (backend.h) */
 		memcpy(*be_opt, &files_opt, sizeof(files_opt));

@@ -68,8 +68,9 @@ extern struct options options;
 /* Parse and validate argv into `options` and the chosen backend's option
  * block (*be_opt; NULL if it has none).  Returns the backend to run with
  * (the table -B names, or the variant its options chose).  Exits with
- * status 2 (and one line on stderr) on any bad value; exits 0 after
- * --help/--version. */
+ * status 2 (and one line on stderr) on any bad value, including an option
+ * of a backend that is not the one chosen (but for dbench 4.0's options,
+ * which every backend takes); exits 0 after --help/--version. */
 const struct backend *options_parse(int argc, const char **argv, void **be_opt);
 
 #endif
