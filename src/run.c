@@ -32,6 +32,7 @@
 #include "mpi_run.h"
 #include "options.h"
 #include "progress.h"
+#include "region.h"
 #include "run.h"
 #include "util.h"
 
@@ -74,7 +75,7 @@ static void set_handler(int sig, void (*fn)(int))
 static void slot_fail(struct client *c, const char *why)
 {
 	snprintf(c->slot->error, sizeof(c->slot->error), "%s", why);
-	STAT_STORE(c->slot->state, SLOT_FAILED);
+	slot_set_state(c->slot, SLOT_FAILED);
 }
 
 /* Which client roots are this client's to remove at the end: those the
@@ -116,7 +117,7 @@ static void client_cleanup(struct client *c)
 	const struct program *prog = c->prog;
 	char path[PATH_MAX];
 
-	STAT_STORE(c->slot->state, SLOT_CLEANUP);
+	slot_set_state(c->slot, SLOT_CLEANUP);
 	if (c->opt->skip_cleanup || !c->priv_ready)
 		return;
 	for (uint32_t r = 0; r < prog->nclient_roots; r++) {
@@ -231,11 +232,11 @@ process_main(int first, int count, const struct program *prog, const struct back
 			status = EXIT_USAGE;
 			break;
 		}
-		STAT_STORE(c->slot->state, SLOT_READY);
+		slot_set_state(c->slot, SLOT_READY);
 	}
 	if (status == 0) {
 		wait_release(release_fd);
-		if (STAT_LOAD(sh->stop))
+		if (region_stopping(sh))
 			client_stop = 1;
 		uint64_t user0, sys0, user1, sys1;
 
@@ -244,14 +245,14 @@ process_main(int first, int count, const struct program *prog, const struct back
 		process_cpu(&user0, &sys0);
 		run_clients(cl, count);
 		process_cpu(&user1, &sys1);
-		STAT_STORE(cl[0].slot->cpu_user_ns, user1 - user0);
-		STAT_STORE(cl[0].slot->cpu_sys_ns, sys1 - sys0);
+		slot_put(&cl[0].slot->cpu_user_ns, user1 - user0);
+		slot_put(&cl[0].slot->cpu_sys_ns, sys1 - sys0);
 		for (int i = 0; i < count; i++)
 			client_cleanup(&cl[i]);
 		/* the parent was killed (SIGKILL: no final cleanup from it):
 		 * the last process out removes the shared roots (not with
 		 * --mpi: the other ranks' clients may still be using them) */
-		if (__atomic_sub_fetch(&sh->procs_left, 1, __ATOMIC_ACQ_REL) == 0 &&
+		if (region_process_done(sh) == 0 &&
 		    getppid() != parent && !options.skip_cleanup && cl[0].priv_ready && !options.mpi)
 			remove_shared_roots(&cl[0], prog, sh);
 	}
@@ -263,8 +264,8 @@ process_main(int first, int count, const struct program *prog, const struct back
 		if (c->failed) {
 			slot_fail(c, c->error);
 			status = status ? status : EXIT_RUN_FAILED;
-		} else if (STAT_LOAD(c->slot->state) != SLOT_FAILED) {
-			STAT_STORE(c->slot->state, SLOT_DONE);
+		} else if (slot_state(c->slot) != SLOT_FAILED) {
+			slot_set_state(c->slot, SLOT_DONE);
 		}
 	}
 	fflush(stdout);
@@ -363,7 +364,7 @@ static void kill_stuck(struct procs *pr, struct shared *sh, const struct program
 			continue;
 		stopped = process_stopped(pr->pid[p]);
 		for (int k = 0; k < cpp; k++) {
-			int state = STAT_LOAD(shared_slot(sh, p * cpp + k)->state);
+			int state = slot_state(shared_slot(sh, p * cpp + k));
 
 			if (state == SLOT_STARTING || state == SLOT_READY || state == SLOT_RUNNING) {
 				stuck = true;
@@ -377,11 +378,11 @@ static void kill_stuck(struct procs *pr, struct shared *sh, const struct program
 		for (int k = 0; k < cpp; k++) {
 			int i = p * cpp + k;
 			struct slot *s = shared_slot(sh, i);
-			uint64_t t0 = STAT_LOAD(s->op_start_ns);
-			uint32_t id = STAT_LOAD(s->op_id);
+			uint32_t id;
+			uint64_t t0 = slot_op_in_flight(s, &id);
 			char why[160];
 
-			if (STAT_LOAD(s->state) == SLOT_DONE || STAT_LOAD(s->state) == SLOT_FAILED)
+			if (slot_state(s) == SLOT_DONE || slot_state(s) == SLOT_FAILED)
 				continue;
 			if (stopped)
 				snprintf(why, sizeof(why), "stopped (SIGSTOP or a debugger)");
@@ -396,7 +397,7 @@ static void kill_stuck(struct procs *pr, struct shared *sh, const struct program
 				pr->inflight_ns[i] = now - t0;
 			snprintf(s->error, sizeof(s->error), "%s; killed %llu s after the end of the run (--grace %d)",
 				 why, (unsigned long long)((now - end) / NSEC_PER_SEC), options.grace);
-			STAT_STORE(s->state, SLOT_FAILED);
+			slot_set_state(s, SLOT_FAILED);
 		}
 	}
 }
@@ -459,7 +460,7 @@ static int count_state(struct shared *sh, int state)
 	int n = 0;
 
 	for (int i = 0; i < sh->nclients; i++)
-		if (STAT_LOAD(shared_slot(sh, i)->state) == state)
+		if (slot_state(shared_slot(sh, i)) == state)
 			n++;
 	return n;
 }
@@ -505,7 +506,7 @@ static void setup_message(struct shared *sh, char *buf, size_t len)
 	for (int i = 0; i < sh->nclients; i++) {
 		struct slot *s = shared_slot(sh, i);
 
-		if (STAT_LOAD(s->state) == SLOT_FAILED) {
+		if (slot_state(s) == SLOT_FAILED) {
 			snprintf(buf, len, "client %d: %.400s", options.client_base + i, s->error);
 			break;
 		}
@@ -550,7 +551,7 @@ void run_benchmark(const struct program *prog, const struct backend *be, const v
 
 		if (pid < 0) {
 			warnx_("cannot start client process %d: %s", p, strerror(errno));
-			STAT_STORE(sh->stop, 1);
+			region_stop(sh);
 			break;
 		}
 		if (pid == 0) {
@@ -585,7 +586,7 @@ void run_benchmark(const struct program *prog, const struct backend *be, const v
 		/* release the ones that are waiting, with the stop flag set */
 		uint64_t stop = now_ns();
 
-		STAT_STORE(sh->stop, 1);
+		region_stop(sh);
 		close(release[1]);
 		/* a client stuck in its setup (a server that never answers)
 		 * gets the grace, then is killed */
@@ -607,13 +608,10 @@ void run_benchmark(const struct program *prog, const struct backend *be, const v
 	mpi_barrier("start");	/* the ranks release their clients together */
 	res->release_ns = now_ns();
 	res->measure_start_ns = res->release_ns + warmup_ns;
-	sh->release_ns = res->release_ns;
-	sh->measure_start_ns = res->measure_start_ns;
 	/* fixed work runs until the passes are done, or -t if given too */
-	__atomic_store_n(&sh->measure_end_ns,
-			 fixed_work && !options.timelimit_given ? UINT64_MAX :
-			 res->measure_start_ns + (uint64_t)options.timelimit * NSEC_PER_SEC,
-			 __ATOMIC_RELEASE);
+	region_set_window(sh, res->release_ns, res->measure_start_ns,
+			  fixed_work && !options.timelimit_given ? UINT64_MAX :
+			  res->measure_start_ns + (uint64_t)options.timelimit * NSEC_PER_SEC);
 	wall_clock_iso(res->start_time, sizeof(res->start_time));
 	if (!options.machine_readable)
 		printf("releasing clients\n");
@@ -636,21 +634,13 @@ void run_benchmark(const struct program *prog, const struct backend *be, const v
 		 * be ending the job: rank 0 names the ranks that no longer do) */
 		early = mpi_tick_now();
 		if (parent_signal && !res->signal) {
-			uint64_t end = STAT_LOAD(sh->measure_end_ns);
-
 			res->signal = parent_signal;
-			STAT_STORE(sh->measure_end_ns, MIN(end, MAX(now, res->measure_start_ns)));
-			STAT_STORE(sh->stop, 1);
+			region_end_now(sh, now);
 		}
-		if (ps.stop_all && !STAT_LOAD(sh->stop)) {
-			/* --mpi: a client died on some rank: every rank ends the run */
-			uint64_t end = STAT_LOAD(sh->measure_end_ns);
-
-			STAT_STORE(sh->measure_end_ns, MIN(end, MAX(now, res->measure_start_ns)));
-			STAT_STORE(sh->stop, 1);
-		}
+		if (ps.stop_all && !region_stopping(sh))
+			region_end_now(sh, now);	/* --mpi: a client died on some rank: every rank ends the run */
 		/* the end of the run: the time limit, or a stop */
-		if (!end_seen && (now >= STAT_LOAD(sh->measure_end_ns) || STAT_LOAD(sh->stop)))
+		if (!end_seen && (now >= region_end(sh) || region_stopping(sh)))
 			end_seen = now;
 		if (end_seen && now - end_seen >= grace_ns)
 			kill_stuck(&pr, sh, prog, now, end_seen);
@@ -664,7 +654,7 @@ void run_benchmark(const struct program *prog, const struct backend *be, const v
 				tick = now + NSEC_PER_SEC;
 		}
 	}
-	res->measure_end_ns = MIN(STAT_LOAD(sh->measure_end_ns), now_ns());
+	res->measure_end_ns = MIN(region_end(sh), now_ns());
 	if (fixed_work) {
 		/* the window ends when the last client finished its passes,
 		 * unless some did not (stopped, time limit): then at the stop */

@@ -19,6 +19,7 @@
 
 #include "options.h"
 #include "progress.h"
+#include "region.h"
 #include "series.h"
 #include "util.h"
 
@@ -76,7 +77,7 @@ static enum phase second_phase(const struct shared *sh, uint64_t second)
 
 	if (start + NSEC_PER_SEC <= sh->measure_start_ns)
 		return PHASE_WARMUP;
-	if (start >= STAT_LOAD(sh->measure_end_ns))
+	if (start >= region_end(sh))
 		return PHASE_CLEANUP;
 	return PHASE_EXECUTE;
 }
@@ -121,21 +122,18 @@ static void read_second(struct series *ser, uint64_t second, struct series_row *
 	row->second = second;
 	row->phase = second_phase(sh, second);
 	for (int i = 0; i < sh->nclients; i++) {
-		const struct sec_stat *ss = &shared_slot(sh, i)->secs[second % SEC_RING];
-		uint64_t sec = __atomic_load_n(&ss->sec, __ATOMIC_ACQUIRE);
-		uint64_t ops;
+		struct sec_stat copy;
 
-		if (sec != second) {
-			lost |= sec > second;
+		if (!sec_stat_read(&shared_slot(sh, i)->secs[second % SEC_RING], second, &copy)) {
+			lost |= copy.sec > second;	/* overwritten before it was read */
 			continue;
 		}
-		ops = STAT_LOAD(ss->ops);
-		if (!ops)
+		if (!copy.ops)
 			continue;
 		row->clients++;
-		row->ops += ops;
-		row->bytes += STAT_LOAD(ss->bytes);
-		row->max_ns = MAX(row->max_ns, STAT_LOAD(ss->max_ns));
+		row->ops += copy.ops;
+		row->bytes += copy.bytes;
+		row->max_ns = MAX(row->max_ns, copy.max_ns);
 	}
 	if (row->ops < 100)	/* the nearest rank is the last: exact */
 		row->p99_ns = row->max_ns;

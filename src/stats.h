@@ -3,9 +3,10 @@
  * parent reads: a header the parent writes (times, the stop flag) and one
  * slot per client, written only by that client, so no locks are needed.
  *
- * Fields the other side polls while the run goes on are accessed with
- * relaxed atomics (STAT_LOAD/STAT_STORE); the final report reads the slots
- * after the clients have exited.
+ * This is its layout; region.h is its protocol: every access to a field
+ * the other side reads or writes while the run goes on is one of the
+ * operations named there.  The final report reads the slots after the
+ * clients have exited.
  *
  * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
  */
@@ -17,9 +18,6 @@
 
 #include "hist.h"
 #include "op.h"
-
-#define STAT_LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
-#define STAT_STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 
 /* One op kind of one client, in the measured window. */
 struct op_stats {

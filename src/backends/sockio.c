@@ -29,7 +29,7 @@
 
 #include "backend.h"
 #include "proto.h"
-#include "stats.h"
+#include "region.h"
 #include "status.h"
 #include "util.h"
 
@@ -311,7 +311,7 @@ static void io_error(struct sio *s, ssize_t rc, int err, const char *doing, char
 /* Should an interrupted call give up?  Only when the run stops. */
 static int interrupted(const struct client *c)
 {
-	return !c->sh || STAT_LOAD(c->sh->stop);
+	return !c->sh || region_stopping(c->sh);
 }
 
 static int send_bytes(struct client *c, struct sio *s, const uint8_t *buf, size_t len, int more,
