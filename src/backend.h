@@ -1,14 +1,30 @@
 /*
- * backend.h - what a backend provides, and the client it works for.
+ * backend.h - what a backend provides, and the client it works for: the
+ * whole contract between the core and a backend, in this one file.
  *
  * A backend gives every op it supports a meaning on its target (a local
- * file system, the tbench wire, an SMB or NFS server).  The core expands the
- * op's paths and numbers for the client (c->path, c->num), calls the
- * handler, times it, and compares the status it returns with the expected
- * one.  A handler returns a status in the op's domain (NT status, nfsstat3
- * or nlm4_stats), sets c->bytes to the bytes it moved, and returns
- * STATUS_FATAL (with c->error set) when the client cannot go on, e.g. when
- * the connection to the server is lost.
+ * file system, the tbench wire, an SMB or NFS server, a block device).  The
+ * core expands the op's paths and numbers for the client (c->path,
+ * c->num), calls the handler, times it, and compares the status it returns
+ * with the expected one.  A handler returns a status in the op's domain
+ * (NT status, nfsstat3, nlm4_stats or a SCSI status), sets c->bytes to the
+ * bytes it moved, and returns STATUS_FATAL (with c->error set) when the
+ * client cannot go on, e.g. when the connection to the server is lost.
+ *
+ * To add a backend NAME, write src/backends/NAME.c, read top to bottom:
+ *   1. its option block, struct NAME_options (starting with struct
+ *      nb_options if it runs the netbench ops on files: netbench.h), and
+ *      the table of its options (struct backend_option, below);
+ *   2. its per-client state, made by setup() and found at c->priv;
+ *   3. init() (the parent: check the options, reach the target once),
+ *      setup(), teardown(), exists(), remove_tree(), and the op handlers
+ *      (a file backend writes a struct nb_adapter and lists NB_OPS);
+ *   4. at the bottom, one const struct backend with designated
+ *      initializers, .abi = BACKEND_ABI first; then either list it in
+ *      backend.c's builtin[] or end the file with BACKEND_MODULE(table)
+ *      and build it as src/dbench-NAME.so (Makefile.am).
+ * src/backends/null.c is the smallest backend; fileio.c the smallest file
+ * backend; tests/modules/testmod.c a module with an option.
  *
  * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
  */
@@ -29,10 +45,19 @@ struct shared;
 struct backend;
 struct options;
 
+/*
+ * A client, as the core runs it.  A backend reads who the client is (id,
+ * nclients, name, prog, be_opt, cleanup_only), the op being run (op, path,
+ * pathlen, num, the WRITEPATTERN state, nc.rng for random data) and sets
+ * priv (setup), bytes (every handler) and error (when it fails).  The rest
+ * is the interpreter's; opt is the core's options, which a backend does
+ * not read (they are not part of the module interface: struct run_info
+ * is what a backend is told of the run).
+ */
 struct client {
 	int id;			/* 0-based client number */
 	int nclients;		/* clients in the run */
-	const struct options *opt; /* the core's options (not the backend's to read) */
+	const struct options *opt; /* the core's options */
 	const struct program *prog;
 	const struct backend *be;
 	const void *be_opt;	/* the backend's option block (struct NAME_options) */

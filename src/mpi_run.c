@@ -11,7 +11,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <mpi.h>
 #include <sched.h>
@@ -23,7 +22,7 @@
 #include "latency.h"
 #include "mpi_run.h"
 #include "options.h"
-#include "run.h"
+#include "signals.h"
 #include "util.h"
 
 #define HOST_MAX 64
@@ -54,14 +53,6 @@ static struct {
 	uint64_t exchange_cpu_ns; /* CPU they took (this thread's, waiting included) */
 	const char *json_path, *csv_path; /* ranks > 0: the outputs rank 0 writes */
 } m;
-
-static volatile sig_atomic_t cont_seen;	/* SIGCONT: mpirun may be ending the job */
-
-static void on_sigcont(int sig)
-{
-	(void)sig;
-	cont_seen = 1;
-}
 
 static uint64_t thread_cpu_ns(void)
 {
@@ -157,12 +148,7 @@ void mpi_start(void)
 		die(EXIT_USAGE, "--mpi: MPI_Init failed (run under mpirun or srun)");
 	m.on = true;
 	m.start_ns = now_ns();
-	{
-		struct sigaction sa = { .sa_handler = on_sigcont, .sa_flags = SA_RESTART };
-
-		sigemptyset(&sa.sa_mask);
-		sigaction(SIGCONT, &sa, NULL);
-	}
+	signals_cont_catch();	/* mpirun may be ending the job */
 	MPI_Comm_rank(MPI_COMM_WORLD, &m.rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &m.size);
 	gethostname(host, sizeof(host) - 1);
@@ -213,7 +199,7 @@ void mpi_start(void)
 /* The first signal of the run: SIGCONT, SIGINT or SIGTERM. */
 static void note_signal(uint64_t now)
 {
-	if (!m.signal_at && (cont_seen || run_signal()))
+	if (!m.signal_at && (signals_cont_seen() || signals_parent_seen()))
 		m.signal_at = now;
 }
 
@@ -429,8 +415,8 @@ void mpi_barrier(const char *what)
 	MPI_Ibarrier(MPI_COMM_WORLD, &req);
 	wait_or_abort(&req, NULL, 1, what, 0);
 	m.last_exchange_ns = now_ns();	/* a dead rank's silence counts from here */
-	if (!run_signal()) {	/* (a run of a series: the next one) */
-		cont_seen = 0;
+	if (!signals_parent_seen()) {	/* (a run of a series: the next one) */
+		signals_cont_forget();
 		m.signal_at = 0;
 	}
 }

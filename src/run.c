@@ -1,5 +1,7 @@
 /*
- * run.c - the parent's side of a run and the client processes' main.
+ * run.c - the parent's side of a run: fork, release, tick, stop, grace,
+ * reap.  What each forked process runs is client_process.c; the signal
+ * flags both sides read are signals.c.
  *
  * The parent forks options.nprocs processes, each running
  * options.clients_per_process clients.  Every client sets up (connects,
@@ -8,9 +10,11 @@
  * shared region and closes the pipe: every client wakes at once.  Once a
  * second the parent reads the slots and prints a progress line; clients
  * stop by themselves at the end of the window (or after their passes), or
- * when the parent sets the stop flag (SIGINT/SIGTERM).  Each client removes
- * its own tree; at the end one process removes the shared directories the
- * run created.  Nothing runs in a signal handler but setting a flag.
+ * when the parent sets the stop flag (SIGINT/SIGTERM).  After the time
+ * limit or a stop, a client process that has not finished within --grace
+ * is killed.  Each client removes its own tree; at the end one process
+ * removes the shared directories the run created.  Nothing runs in a
+ * signal handler but setting a flag.
  *
  * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
  */
@@ -22,255 +26,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "client.h"
+#include "client_process.h"
 #include "mpi_run.h"
 #include "options.h"
 #include "progress.h"
 #include "region.h"
 #include "run.h"
+#include "signals.h"
 #include "util.h"
-
-static volatile sig_atomic_t parent_signal;	/* SIGINT/SIGTERM seen */
-static volatile int client_stop;		/* in a client process */
-
-static void on_parent_signal(int sig)
-{
-	parent_signal = sig;
-}
-
-int run_signal(void)
-{
-	return parent_signal;
-}
-
-static void on_client_signal(int sig)
-{
-	(void)sig;
-	client_stop = 1;
-}
-
-static void on_sigchld(int sig)
-{
-	(void)sig;	/* only interrupts the parent's sleep */
-}
-
-static void set_handler(int sig, void (*fn)(int))
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = fn;
-	sigemptyset(&sa.sa_mask);
-	sigaction(sig, &sa, NULL);
-}
-
-/* ---- the client processes ---- */
-
-static void slot_fail(struct client *c, const char *why)
-{
-	snprintf(c->slot->error, sizeof(c->slot->error), "%s", why);
-	slot_set_state(c->slot, SLOT_FAILED);
-}
-
-/* Which client roots are this client's to remove at the end: those the
- * run created, and those the loadfile itself deletes and remakes. */
-static int find_owned_roots(struct client *c)
-{
-	const struct program *prog = c->prog;
-	char path[PATH_MAX];
-
-	for (uint32_t r = 0; r < prog->nclient_roots; r++) {
-		int e;
-
-		client_expand(c, prog->client_roots[r], strlen(prog->client_roots[r]), path);
-		e = c->be->exists(c, path);
-		if (e < 0)
-			return -1;
-		if (!e || (prog->client_root_deltreed & (1ULL << r)))
-			c->roots_owned |= 1ULL << r;
-	}
-	return 0;
-}
-
-static int check_shared_roots(struct client *c)
-{
-	const struct program *prog = c->prog;
-
-	for (uint32_t r = 0; r < prog->nshared_roots; r++) {
-		int e = c->be->exists(c, prog->shared_roots[r]);
-
-		if (e < 0)
-			return -1;
-		c->sh->root_existed[r] = (uint8_t)e;
-	}
-	return 0;
-}
-
-static void client_cleanup(struct client *c)
-{
-	const struct program *prog = c->prog;
-	char path[PATH_MAX];
-
-	slot_set_state(c->slot, SLOT_CLEANUP);
-	if (c->opt->skip_cleanup || !c->priv_ready)
-		return;
-	for (uint32_t r = 0; r < prog->nclient_roots; r++) {
-		if (!(c->roots_owned & (1ULL << r)))
-			continue;
-		client_expand(c, prog->client_roots[r], strlen(prog->client_roots[r]), path);
-		if (c->be->remove_tree(c, path) < 0 && !c->failed) {
-			c->failed = 1;
-			if (!c->error[0])
-				snprintf(c->error, sizeof(c->error), "cleanup of %s failed", path);
-		}
-	}
-}
-
-/* This process's user and system CPU so far, in ns. */
-static void process_cpu(uint64_t *user, uint64_t *sys)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_SELF, &ru);
-	*user = (uint64_t)ru.ru_utime.tv_sec * NSEC_PER_SEC + (uint64_t)ru.ru_utime.tv_usec * 1000;
-	*sys = (uint64_t)ru.ru_stime.tv_sec * NSEC_PER_SEC + (uint64_t)ru.ru_stime.tv_usec * 1000;
-}
-
-static void wait_release(int fd)
-{
-	char b;
-
-	while (read(fd, &b, 1) < 0 && errno == EINTR)
-		;
-	close(fd);
-}
-
-static void run_clients(struct client *cl, int n)
-{
-	uint64_t now = now_ns();
-	int live;
-
-	for (;;) {
-		uint64_t next = UINT64_MAX;
-		int ran = 0;
-
-		live = 0;
-		for (int i = 0; i < n; i++) {
-			int r = client_advance(&cl[i], &now, &client_stop);
-
-			if (r == 2)
-				continue;
-			live++;
-			if (r == 0)
-				ran = 1;
-			else
-				next = MIN(next, cl[i].due_ns);
-		}
-		if (!live)
-			break;
-		if (!ran) {
-			/* wake at least every 50 ms to see the stop flag */
-			sleep_until_ns(MIN(next, now + 50 * NSEC_PER_MSEC));
-			now = now_ns();
-		}
-	}
-}
-
-/* Remove the shared roots the run made (those not there before it);
- * -1 if one could not be removed (said on stderr). */
-static int remove_shared_roots(struct client *c, const struct program *prog, struct shared *sh)
-{
-	int rc = 0;
-
-	for (uint32_t r = 0; r < prog->nshared_roots; r++) {
-		if (sh->root_existed[r])
-			continue;
-		if (c->be->remove_tree(c, prog->shared_roots[r]) < 0) {
-			fprintf(stderr, "%s: cleanup: cannot remove %s: %s\n", options.progname,
-				prog->shared_roots[r], c->error);
-			rc = -1;
-		}
-	}
-	return rc;
-}
-
-static void __attribute__((noreturn))
-process_main(int first, int count, const struct program *prog, const struct backend *be,
-	     const void *be_opt, struct shared *sh, int release_fd, pid_t parent)
-{
-	struct client *cl = xcalloc((size_t)count, sizeof(*cl));
-	int status = 0;
-
-	set_exit_hook(NULL);	/* the parent writes the documents */
-	set_handler(SIGINT, on_client_signal);
-	set_handler(SIGTERM, on_client_signal);
-	set_handler(SIGCHLD, SIG_DFL);
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
-	if (getppid() != parent)
-		client_stop = 1;
-	setvbuf(stdout, NULL, _IOLBF, 0);
-
-	for (int i = 0; i < count; i++) {
-		struct client *c = &cl[i];
-
-		client_init(c, first + i, &options, prog, be, be_opt, sh, options.seed);
-		c->slot->pid = getpid();
-		if (be->setup(c) < 0) {
-			slot_fail(c, c->error[0] ? c->error : "setup failed");
-			status = EXIT_USAGE;
-			break;
-		}
-		c->priv_ready = 1;
-		if ((c->id == 0 && check_shared_roots(c) < 0) || find_owned_roots(c) < 0) {
-			slot_fail(c, c->error[0] ? c->error : "cannot inspect the target");
-			status = EXIT_USAGE;
-			break;
-		}
-		slot_set_state(c->slot, SLOT_READY);
-	}
-	if (status == 0) {
-		wait_release(release_fd);
-		if (region_stopping(sh))
-			client_stop = 1;
-		uint64_t user0, sys0, user1, sys1;
-
-		for (int i = 0; i < count; i++)
-			client_start(&cl[i], sh->release_ns, sh->measure_start_ns);
-		process_cpu(&user0, &sys0);
-		run_clients(cl, count);
-		process_cpu(&user1, &sys1);
-		slot_put(&cl[0].slot->cpu_user_ns, user1 - user0);
-		slot_put(&cl[0].slot->cpu_sys_ns, sys1 - sys0);
-		for (int i = 0; i < count; i++)
-			client_cleanup(&cl[i]);
-		/* the parent was killed (SIGKILL: no final cleanup from it):
-		 * the last process out removes the shared roots (not with
-		 * --mpi: the other ranks' clients may still be using them) */
-		if (region_process_done(sh) == 0 &&
-		    getppid() != parent && !options.skip_cleanup && cl[0].priv_ready && !options.mpi)
-			remove_shared_roots(&cl[0], prog, sh);
-	}
-	for (int i = 0; i < count; i++) {
-		struct client *c = &cl[i];
-
-		if (c->priv_ready && be->teardown)
-			be->teardown(c);
-		if (c->failed) {
-			slot_fail(c, c->error);
-			status = status ? status : EXIT_RUN_FAILED;
-		} else if (slot_state(c->slot) != SLOT_FAILED) {
-			slot_set_state(c->slot, SLOT_DONE);
-		}
-	}
-	fflush(stdout);
-	_exit(status);
-}
 
 /* The final cleanup: one process removes the shared roots the run made. */
 static int final_cleanup(const struct program *prog, const struct backend *be, const void *be_opt,
@@ -287,32 +54,12 @@ static int final_cleanup(const struct program *prog, const struct backend *be, c
 	pid = fork();
 	if (pid < 0)
 		return -1;
-	if (pid == 0) {
-		struct client c;
-		int rc = 0;
-
-		set_exit_hook(NULL);
-		set_handler(SIGINT, SIG_IGN);
-		set_handler(SIGTERM, SIG_DFL);
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		client_init(&c, 0, &options, prog, be, be_opt, sh, options.seed);
-		c.cleanup_only = 1;
-		if (be->setup(&c) < 0) {
-			fprintf(stderr, "%s: cleanup: %s\n", options.progname, c.error);
-			_exit(1);
-		}
-		if (remove_shared_roots(&c, prog, sh) < 0)
-			rc = 1;
-		if (be->teardown)
-			be->teardown(&c);
-		_exit(rc);
-	}
+	if (pid == 0)
+		client_process_cleanup(prog, be, be_opt, sh);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
-
-/* ---- the parent ---- */
 
 struct procs {
 	pid_t *pid;		/* per process; 0 once reaped */
@@ -425,7 +172,7 @@ static void reap(struct procs *pr, struct shared *sh, int block)
 
 	while (pr->running > 0 && (pid = waitpid(-1, &status, block ? 0 : WNOHANG)) != 0) {
 		if (pid < 0) {
-			if (errno == EINTR && block && !parent_signal)
+			if (errno == EINTR && block && !signals_parent_seen())
 				continue;
 			break;
 		}
@@ -488,7 +235,7 @@ static bool wait_ready(struct procs *pr, struct shared *sh)
 		if (ready == sh->nclients)
 			return true;
 		reap(pr, sh, 0);
-		if (count_state(sh, SLOT_FAILED) || pr->running < options.nprocs || parent_signal)
+		if (count_state(sh, SLOT_FAILED) || pr->running < options.nprocs || signals_parent_seen())
 			return false;
 		if (now - start > SETUP_TIMEOUT_NS) {
 			warnx_("%d of %d clients did not finish setting up in %llu s", sh->nclients - ready,
@@ -502,7 +249,7 @@ static bool wait_ready(struct procs *pr, struct shared *sh)
 /* Why this rank's clients did not all set up, for the other ranks. */
 static void setup_message(struct shared *sh, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s", parent_signal ? "stopped by a signal" : "its clients did not set up");
+	snprintf(buf, len, "%s", signals_parent_seen() ? "stopped by a signal" : "its clients did not set up");
 	for (int i = 0; i < sh->nclients; i++) {
 		struct slot *s = shared_slot(sh, i);
 
@@ -536,10 +283,7 @@ void run_benchmark(const struct program *prog, const struct backend *be, const v
 	pid_t parent = getpid();
 
 	memset(res, 0, sizeof(*res));
-	set_handler(SIGINT, on_parent_signal);
-	set_handler(SIGTERM, on_parent_signal);
-	set_handler(SIGCHLD, on_sigchld);
-	signal(SIGPIPE, SIG_IGN);
+	signals_parent_catch();
 	if (pipe(release) < 0)
 		die(EXIT_RUN_FAILED, "pipe: %s", strerror(errno));
 	sh->measure_end_ns = UINT64_MAX;
@@ -556,8 +300,8 @@ void run_benchmark(const struct program *prog, const struct backend *be, const v
 		}
 		if (pid == 0) {
 			close(release[1]);
-			process_main(p * options.clients_per_process, options.clients_per_process, prog, be,
-				     be_opt, sh, release[0], parent);
+			client_process_main(p * options.clients_per_process, options.clients_per_process, prog,
+					    be, be_opt, sh, release[0], parent);
 		}
 		pr.pid[p] = pid;
 		pr.running++;
@@ -599,7 +343,7 @@ void run_benchmark(const struct program *prog, const struct backend *be, const v
 				kill(pr.pid[p], SIGKILL);
 		reap(&pr, sh, 1);
 		res->setup_failed = 1;
-		res->signal = parent_signal;
+		res->signal = signals_parent_seen();
 		free(pr.pid);	/* nothing was released, so nothing was made */
 		free(pr.inflight_ns);
 		return;
@@ -633,8 +377,8 @@ void run_benchmark(const struct program *prog, const struct backend *be, const v
 		/* --mpi: after a signal every rank reports at once (mpirun may
 		 * be ending the job: rank 0 names the ranks that no longer do) */
 		early = mpi_tick_now();
-		if (parent_signal && !res->signal) {
-			res->signal = parent_signal;
+		if (signals_parent_seen() && !res->signal) {
+			res->signal = signals_parent_seen();
 			region_end_now(sh, now);
 		}
 		if (ps.stop_all && !region_stopping(sh))

@@ -33,10 +33,6 @@ struct run_result {
 void run_benchmark(const struct program *prog, const struct backend *be, const void *be_opt,
 		   struct shared *sh, struct run_result *res);
 
-/* The SIGINT/SIGTERM the parent has seen during a run, or 0 (mpi_run.c:
- * under mpirun a SIGTERM means the job is being ended). */
-int run_signal(void);
-
 /* Window length in seconds. */
 static inline double run_window(const struct run_result *res)
 {
