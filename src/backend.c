@@ -135,6 +135,11 @@ int backend_check(const struct backend *be, char *why, size_t whylen)
 		}
 		dirs += o->type == BOPT_DIRECTORY;
 	}
+	if ((be->flags & BACKEND_ASYNC) && !be->expire) {
+		snprintf(why, whylen, "the %s backend is asynchronous (BACKEND_ASYNC) but has no expire hook",
+			 be->name);
+		return -1;
+	}
 	if ((be->flags & BACKEND_FILES) && be->options_size < sizeof(struct nb_options)) {
 		snprintf(why, whylen, "the %s backend takes the file options, but its option block is smaller than struct nb_options",
 			 be->name);
@@ -492,6 +497,7 @@ static void print_traits(FILE *out, const struct entry *e)
 		{ BACKEND_FILES, "file options" },
 		{ BACKEND_NFS_OPS, "NFS ops" },
 		{ BACKEND_BLOCK, "block storage" },
+		{ BACKEND_ASYNC, "asynchronous" },
 	};
 	const char *sep = "";
 

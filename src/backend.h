@@ -39,11 +39,13 @@
 #include "op.h"
 
 #define STATUS_FATAL UINT32_MAX
+#define STATUS_PENDING (UINT32_MAX - 1) /* asynchronous: started, completes later */
 
 struct slot;
 struct shared;
 struct backend;
 struct options;
+struct engine;
 
 /*
  * A client, as the core runs it.  A backend reads who the client is (id,
@@ -103,6 +105,15 @@ struct client {
 	int cleanup_only;	/* set up only to remove what the run made */
 	int failed;		/* stopped by a fatal error */
 
+	/* The asynchronous form (see "the asynchronous form" below). */
+	struct engine *engine;	/* the event loop running this client, or NULL:
+				   the handlers block, as a synchronous backend's */
+	uint64_t deadline_ns;	/* a pending op: expire() if still pending then
+				   (set by the handler; 0: no deadline) */
+	uint64_t op_t0;		/* the core's: when the pending op was submitted */
+	uint32_t engine_state;	/* the core's: runnable, waiting, pending, finished */
+	uint32_t heap_index;	/* the core's: place in the engine's timer heap */
+
 	char error[256];	/* why the client failed */
 };
 
@@ -158,7 +169,7 @@ struct run_info {
  * field changes; a module built against another interface (or with other
  * struct sizes) is refused with one line, before anything else in it is
  * read. */
-#define BACKEND_INTERFACE 3	/* 3: backends own their option blocks; run_info, not struct options */
+#define BACKEND_INTERFACE 4	/* 4: the asynchronous form (STATUS_PENDING, sources, expire) */
 
 struct backend_abi {
 	uint32_t interface;	/* BACKEND_INTERFACE */
@@ -185,7 +196,87 @@ enum backend_flags {
 					   block starts with struct nb_options */
 	BACKEND_NFS_OPS = 1u << 4,	/* has the NFSv3 ops (READ3, LOOKUP3, ...) */
 	BACKEND_BLOCK = 1u << 5,	/* block storage (a device or LUN, no file system) */
+	BACKEND_ASYNC = 1u << 6,	/* offers the asynchronous form: with
+					   --clients-per-process > 1 its clients
+					   run on one event loop a process */
 };
+
+/*
+ * ---- the asynchronous form ----
+ *
+ * A synchronous handler runs an op to its end: it blocks until the server
+ * answered.  A process then runs one op at a time, whatever the number of
+ * its clients.  A backend that sets BACKEND_ASYNC can also start an op and
+ * finish it later, so that one process keeps an op of each of its clients
+ * in flight: with --clients-per-process N > 1 the core runs the process's
+ * clients on one event loop (engine.c, epoll) and sets c->engine.  The
+ * parts, after fio's engine interface (queue, then getevents/event) folded
+ * onto callbacks as libnfs's and libiscsi's service loops deliver them:
+ *
+ *   submit      the op handler, called as always, but with c->engine set:
+ *               it starts the op (queues the request, sends what the
+ *               socket takes) and returns STATUS_PENDING; or it finishes
+ *               the op at once and returns its status as a synchronous
+ *               handler does (nothing to send, an error found before
+ *               sending).  The core took the op's start time before the call.
+ *
+ *   a source    a descriptor the completions come from (a client's socket,
+ *               or a connection its process's clients share) with the
+ *               events it waits for.  The backend fills a struct source
+ *               and registers it with engine_watch() (in setup), asks for
+ *               other events with source_want() (EPOLLOUT while a request
+ *               is half sent: the engine changes epoll only when they
+ *               change), and removes it with source_unwatch() (teardown).
+ *               When the descriptor is ready the engine calls ready(): the
+ *               backend services it (reads replies, rpc_service(),
+ *               iscsi_service()) and completes what finished.
+ *
+ *   completion  the backend sets c->bytes and calls client_complete(c,
+ *               status): STATUS_FATAL (with c->error) stops the client.
+ *               The op's latency runs from before submit to this call; the
+ *               core checks the status, records the op and moves the
+ *               client on, as after a synchronous handler.  A client has
+ *               one op pending at a time.
+ *
+ *   expire      c->deadline_ns, set by submit (0: none): if the op is
+ *               still pending then, or when the run gives up on it (the
+ *               grace after the end of the run is over), the engine calls
+ *               expire(c).  It must leave nothing of the op that could
+ *               still reach the client (close the client's connection,
+ *               cancel the call) and may say why in c->error; the engine
+ *               then fails the client.  Required with BACKEND_ASYNC.
+ *
+ * A process's clients may share state (one connection for all, as a real
+ * initiator multiplexes): engine_shared() is one pointer per process the
+ * backend owns.  setup, teardown, remove_tree and exists stay synchronous:
+ * they run before the release and after the run, one client at a time,
+ * with no op of the process in flight.  Without c->engine (one client a
+ * process, the final cleanup) the handlers block as a synchronous
+ * backend's do.
+ */
+struct source {
+	int fd;			/* the descriptor to wait on */
+	uint32_t events;	/* EPOLLIN, EPOLLOUT: what it waits for now */
+	/* The descriptor is ready (revents: EPOLLIN, EPOLLOUT, EPOLLERR,
+	 * EPOLLHUP): service it and complete the ops that finished. */
+	void (*ready)(struct source *src, uint32_t revents);
+	void *arg;		/* the backend's: whose source it is */
+	struct engine *engine;	/* the core's: the loop it is registered with */
+	uint32_t armed;		/* the core's: the events epoll waits for */
+};
+
+/* Register src (fd, events, ready, arg filled) with c's event loop;
+ * 0, or -1 with c->error set. */
+int engine_watch(struct client *c, struct source *src);
+/* Wait for these events on src from now on (a no-op if unchanged). */
+void source_want(struct source *src, uint32_t events);
+/* Stop watching src (before its descriptor is closed). */
+void source_unwatch(struct source *src);
+/* The pending op of c is over: status and c->bytes, as a handler returns. */
+void client_complete(struct client *c, uint32_t status);
+/* The process's pointer for state its clients share (the backend's: made
+ * by a client's setup, freed by the last teardown). */
+void **engine_shared(struct client *c);
 
 /*
  * A backend: one const table, read top to bottom.  Required: abi, name,
@@ -199,6 +290,7 @@ enum backend_flags {
  *   setup     each client, before the release (and the final cleanup's)
  *   op[id]    each client, the loadfile's ops
  *   remove_tree, exists   each client: its trees before and after the run
+ *   expire    an asynchronous client's op that will not complete
  *   teardown  each client, at the end
  * A client reaches its backend's state through c->priv (set by setup) and
  * the option block through c->be_opt: nothing a backend keeps is global,
@@ -245,8 +337,13 @@ struct backend {
 	 * (or when it answers NULL) the line ends "is not supported by the
 	 * NAME backend".  Asked in the parent, after the options are parsed. */
 	const char *(*why_unsupported)(int id);
+	/* BACKEND_ASYNC: give up on c's pending op (its deadline passed, or
+	 * the run gives up on it): nothing of it may reach c afterwards; say
+	 * why in c->error.  See "the asynchronous form" above. */
+	void (*expire)(struct client *c);
 	/* Handlers, indexed by op id; NULL where the backend lacks the op
-	 * (a loadfile using it is refused at load time). */
+	 * (a loadfile using it is refused at load time).  With c->engine set,
+	 * a BACKEND_ASYNC backend's handler may return STATUS_PENDING. */
 	uint32_t (*op[OP_COUNT])(struct client *c, const struct op *op);
 };
 

@@ -284,27 +284,15 @@ static bool size_mismatch(const struct client *c, const struct op *op, uint32_t 
 	return c->num[3] >= 0 && c->bytes != (uint64_t)c->num[3];
 }
 
-static int run_op(struct client *c, const struct op *op)
+/* The op c->op started at t0 is over at t1 with status: check it and
+ * record it.  -1 if the client cannot go on (STATUS_FATAL). */
+static inline int finish_op(struct client *c, const struct op *op, uint64_t t0, uint64_t t1,
+			    uint32_t status)
 {
-	struct slot *s = c->slot;
-	uint64_t t0, t1;
-	uint32_t status;
 	bool ok, size_bad;
 
-	if (c->path_escaped) {
-		snprintf(c->error, sizeof(c->error),
-			 "%s:%u: %s: after RANDOMSTRING expansion the path leaves the directory it names before the random string",
-			 c->prog->filename, op->line, op_info[op->id].name);
-		return -1;
-	}
-	c->bytes = 0;
-	c->op = op;
-	t0 = now_ns();
-	slot_op_begin(s, op->id, t0);
-	status = c->be->op[op->id](c, op);
-	t1 = now_ns();
 	c->last_t1 = t1;
-	slot_op_end(s);
+	slot_op_end(c->slot);
 	c->prepared = 0;
 	if (status == STATUS_FATAL) {
 		if (!c->error[0])
@@ -318,6 +306,31 @@ static int run_op(struct client *c, const struct op *op)
 		report_mismatch(c, op, status, size_bad);
 	c->rate_bytes += c->bytes;
 	return 0;
+}
+
+/* Run the op: 0 done, -1 fatal, CLIENT_PENDING started (an asynchronous
+ * backend completes it later: client_resume). */
+static int run_op(struct client *c, const struct op *op)
+{
+	uint64_t t0;
+	uint32_t status;
+
+	if (c->path_escaped) {
+		snprintf(c->error, sizeof(c->error),
+			 "%s:%u: %s: after RANDOMSTRING expansion the path leaves the directory it names before the random string",
+			 c->prog->filename, op->line, op_info[op->id].name);
+		return -1;
+	}
+	c->bytes = 0;
+	c->op = op;
+	t0 = now_ns();
+	slot_op_begin(c->slot, op->id, t0);
+	status = c->be->op[op->id](c, op);
+	if (status == STATUS_PENDING) {
+		c->op_t0 = t0;
+		return CLIENT_PENDING;
+	}
+	return finish_op(c, op, t0, now_ns(), status);
 }
 
 /* A WAITSP that waited this long gives up: the loadfile's clients wait
@@ -356,7 +369,8 @@ static bool waitsp_blocked(struct client *c)
 
 /*
  * Run one program entry.  Returns 0 when it ran (or was a directive),
- * 1 when the client must wait until c->due_ns, -1 on a fatal error.
+ * 1 when the client must wait until c->due_ns, CLIENT_PENDING when its op
+ * completes later, -1 on a fatal error.
  */
 static int step(struct client *c, uint64_t now)
 {
@@ -389,10 +403,11 @@ static int step(struct client *c, uint64_t now)
 	c->prepared = 0;
 	c->due_ns = 0;
 	if (op->id < OP_COUNT) {
-		if (run_op(c, op) < 0)
-			return -1;
-		c->pc++;
-		return 0;
+		int rc = run_op(c, op);
+
+		if (rc == 0)
+			c->pc++;
+		return rc;
 	}
 	switch (op->id) {
 	case DIR_LOOP:
@@ -449,39 +464,75 @@ static bool next_pass(struct client *c, uint64_t now)
 	return true;
 }
 
-/*
- * Advance one client by one op if it is due.  Returns 0 if it ran
- * something, 1 if it waits (c->due_ns), 2 when it has finished.
- */
+/* After a step: stop on a fatal error, start the next pass at the end of
+ * the program (or finish). */
+static int after_step(struct client *c, int rc, uint64_t now)
+{
+	if (rc < 0) {
+		c->finished = 1;
+		c->failed = 1;
+		return CLIENT_FINISHED;
+	}
+	if (c->pc >= c->prog->nops && !next_pass(c, now)) {
+		c->finished = 1;
+		return CLIENT_FINISHED;
+	}
+	return rc;
+}
+
 int client_advance(struct client *c, uint64_t *nowp, const volatile int *local_stop)
 {
 	uint64_t now = *nowp;
 	int rc;
 
 	if (c->finished)
-		return 2;
+		return CLIENT_FINISHED;
 	if (*local_stop || region_stopping(c->sh) || now >= region_end(c->sh)) {
 		c->finished = 1;
-		return 2;
+		return CLIENT_FINISHED;
 	}
 	if (c->due_ns > now)
-		return 1;
+		return CLIENT_WAITS;
 	c->last_t1 = 0;
 	rc = step(c, now);
+	if (rc == CLIENT_PENDING)
+		return rc;
 	if (c->last_t1)
 		*nowp = c->last_t1;
 	else if (rc == 0)
 		*nowp = MAX(*nowp, now_ns());	/* a directive: a loop of them must see the time limit */
-	if (rc < 0) {
-		c->finished = 1;
-		c->failed = 1;
-		return 2;
+	return after_step(c, rc, *nowp);
+}
+
+int client_resume(struct client *c, uint32_t status, uint64_t t1)
+{
+	const struct op *op = c->op;
+	int rc = finish_op(c, op, c->op_t0, t1, status);
+
+	if (rc == 0)
+		c->pc++;
+	return after_step(c, rc, t1);
+}
+
+void client_give_up(struct client *c, uint64_t now, const char *why)
+{
+	const struct op *op = c->op;
+	struct slot *s = c->slot;
+	uint64_t lat = now > c->op_t0 ? now - c->op_t0 : 0;
+
+	/* as the parent counts an op in flight it killed (run.c) */
+	if (op && c->prog->statidx[op->id] >= 0) {
+		op_stats_add(&s->ops[c->prog->statidx[op->id]], lat, 0);
+		hist_add(&s->every, lat);
+		slot_count(&s->ops_measured, 1);
 	}
-	if (c->pc >= c->prog->nops && !next_pass(c, *nowp)) {
-		c->finished = 1;
-		return 2;
-	}
-	return rc;
+	slot_op_end(s);
+	snprintf(c->error, sizeof(c->error), "%s", why);
+	c->prepared = 0;
+	c->finished = 1;
+	c->failed = 1;
+	snprintf(s->error, sizeof(s->error), "%s", why);
+	slot_set_state(s, SLOT_FAILED);
 }
 
 void client_count_net(struct client *c, uint64_t sent, uint64_t received)

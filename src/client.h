@@ -14,8 +14,23 @@
 void client_init(struct client *c, int id, const struct options *opt, const struct program *prog,
 		 const struct backend *be, const void *be_opt, struct shared *sh, uint64_t seed);
 void client_start(struct client *c, uint64_t release_ns, uint64_t measure_start_ns);
-/* Run the client's next op if due: 0 ran, 1 waits until c->due_ns, 2 finished. */
+/* What client_advance() did. */
+enum {
+	CLIENT_RAN = 0,		/* ran an op or a directive */
+	CLIENT_WAITS = 1,	/* waits until c->due_ns */
+	CLIENT_FINISHED = 2,	/* left the op loop (c->failed if on an error) */
+	CLIENT_PENDING = 3,	/* its op completes later (asynchronous backends) */
+};
+
+/* Run the client's next op if due (*now: the time, advanced past the op). */
 int client_advance(struct client *c, uint64_t *now, const volatile int *local_stop);
+/* The pending op completed at t1 with status: record it and move on.
+ * CLIENT_RAN, or CLIENT_FINISHED (an error, or the last pass done). */
+int client_resume(struct client *c, uint32_t status, uint64_t t1);
+/* The run gives up on the pending op (the grace is over): count the time
+ * it has taken as its latency, as the parent does for a killed client's
+ * op, and fail the client with why. */
+void client_give_up(struct client *c, uint64_t now, const char *why);
 /* Expand a template (with PATH_CLIENT bytes) for this client into dst. */
 size_t client_expand(struct client *c, const char *tpl, size_t len, char *dst);
 

@@ -20,6 +20,7 @@
 
 #include "client.h"
 #include "client_process.h"
+#include "engine.h"
 #include "options.h"
 #include "region.h"
 #include "signals.h"
@@ -157,6 +158,7 @@ void client_process_main(int first, int count, const struct program *prog, const
 			 const void *be_opt, struct shared *sh, int release_fd, pid_t parent)
 {
 	struct client *cl = xcalloc((size_t)count, sizeof(*cl));
+	struct engine *engine = NULL;
 	int status = 0;
 
 	set_exit_hook(NULL);	/* the parent writes the documents */
@@ -166,10 +168,20 @@ void client_process_main(int first, int count, const struct program *prog, const
 		signals_client_stop();
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
-	for (int i = 0; i < count; i++) {
+	for (int i = 0; i < count; i++)
+		client_init(&cl[i], first + i, &options, prog, be, be_opt, sh, options.seed);
+	/* an asynchronous backend's clients share one event loop (engine.c);
+	 * the others take turns, each op run to its end (run_clients) */
+	if ((be->flags & BACKEND_ASYNC) && count > 1) {
+		engine = engine_create(cl, count);
+		if (!engine) {
+			slot_fail(&cl[0], "cannot create the event loop (epoll_create1)");
+			status = EXIT_USAGE;
+		}
+	}
+	for (int i = 0; i < count && status == 0; i++) {
 		struct client *c = &cl[i];
 
-		client_init(c, first + i, &options, prog, be, be_opt, sh, options.seed);
 		c->slot->pid = getpid();
 		if (be->setup(c) < 0) {
 			slot_fail(c, c->error[0] ? c->error : "setup failed");
@@ -193,7 +205,10 @@ void client_process_main(int first, int count, const struct program *prog, const
 		for (int i = 0; i < count; i++)
 			client_start(&cl[i], sh->release_ns, sh->measure_start_ns);
 		process_cpu(&user0, &sys0);
-		run_clients(cl, count);
+		if (engine)
+			engine_run(engine, signals_client_stop_flag(), (uint64_t)options.grace * NSEC_PER_SEC);
+		else
+			run_clients(cl, count);
 		process_cpu(&user1, &sys1);
 		slot_put(&cl[0].slot->cpu_user_ns, user1 - user0);
 		slot_put(&cl[0].slot->cpu_sys_ns, sys1 - sys0);
@@ -218,6 +233,7 @@ void client_process_main(int first, int count, const struct program *prog, const
 			slot_set_state(c->slot, SLOT_DONE);
 		}
 	}
+	engine_destroy(engine);
 	fflush(stdout);
 	_exit(status);
 }

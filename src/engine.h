@@ -1,0 +1,32 @@
+/*
+ * engine.h - the event loop that runs many clients of an asynchronous
+ * backend in one process (engine.c).  What a backend sees of it (struct
+ * source, engine_watch, client_complete, ...) is in backend.h, under "the
+ * asynchronous form"; this is the client process's side.
+ *
+ * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
+ */
+#ifndef DBENCH_ENGINE_H
+#define DBENCH_ENGINE_H
+
+#include <stdint.h>
+
+#include "backend.h"
+
+/* An event loop for the n clients at cl (client_init()ed): sets each
+ * one's c->engine, before their setup (which registers their sources).
+ * NULL with errno if the epoll descriptor cannot be made. */
+struct engine *engine_create(struct client *cl, int n);
+
+/* Run the clients until every one has finished: each advances when it is
+ * due and its op is not pending; the loop waits in epoll for the sources,
+ * the next due client, or 50 ms (to see *stop).  Once the run is over (the
+ * end of the window, a stop), a pending op is given up grace_ns later,
+ * less half a second (before the parent kills the process), with a line
+ * naming it, as the parent's grace does. */
+void engine_run(struct engine *e, const volatile int *stop, uint64_t grace_ns);
+
+/* Close the epoll descriptor and free the loop (after the teardowns). */
+void engine_destroy(struct engine *e);
+
+#endif
