@@ -23,7 +23,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -81,6 +83,26 @@ static const struct backend_option sio_options[] = {
 	{ .name = NULL },
 };
 
+/* The exchanges of an op run asynchronously, and the one in flight. */
+struct sio_async {
+	const struct op *op;	/* the op, NULL when none is pending */
+	uint32_t status;	/* what it returns */
+	uint64_t bytes;		/* and the bytes it moved */
+	int kind;		/* the op as the wire sizes it */
+	uint16_t proto;		/* tbench wire: the request's op code */
+	uint8_t data;		/* moves data in as many exchanges as it takes */
+	uint8_t fails;		/* the status is a failure one */
+	uint64_t left;		/* data bytes for the exchanges still to come */
+	size_t len0, len1;	/* the paths' lengths, as the wire counts them */
+	/* the exchange in flight */
+	uint32_t out_len, out_sent; /* request header bytes (s->out), sent */
+	uint64_t zeros_left;	/* request payload (zeros) still to send */
+	uint32_t in_len, in_got; /* reply header bytes (into s->in), received */
+	const uint8_t *in_due;	/* the reply header due */
+	uint64_t reply_left;	/* reply payload still to receive */
+	int idle_hup;		/* the server hung up while nothing was pending */
+};
+
 /* A client's connection. */
 struct sio {
 	int fd;			/* the connection */
@@ -90,8 +112,23 @@ struct sio {
 	int timeout;		/* seconds without progress before giving up */
 	struct target target;	/* for messages */
 	uint8_t ok_reply[FRAME_HEADER_SIZE]; /* the reply header due, as wire bytes */
-	uint8_t out[FRAME_HEADER_SIZE + SIO_CHUNK]; /* header, then zeros */
-	uint8_t in[FRAME_HEADER_SIZE + SIO_CHUNK];  /* reply bytes land here */
+	uint8_t *out;		/* a request's header, then (synchronous) zeros */
+	uint8_t *in;		/* a reply's header (synchronous: and its payload) */
+	size_t in_size;		/* bytes at in */
+	/* asynchronous (c->engine): the payload is zeros sent from and
+	 * bytes drained into the process's struct sio_shared */
+	struct client *client;	/* whose connection it is */
+	struct source src;	/* the connection, on the event loop */
+	struct sio_async a;	/* the op in flight */
+	uint8_t buf[];		/* out, then in */
+};
+
+/* What a process's asynchronous clients share: one buffer of zeros to
+ * send from, one to drain replies' payload into (nobody reads it). */
+struct sio_shared {
+	int users;		/* clients set up */
+	uint8_t zeros[SIO_CHUNK];
+	uint8_t drain[SIO_CHUNK];
 };
 
 /* How an op goes on the wire: its code, and which number is its size. */
@@ -422,8 +459,8 @@ static int read_reply(struct client *c, struct sio *s, uint32_t want, char *why,
 	uint64_t left;
 	ssize_t got;
 
-	if (max > sizeof(s->in))
-		max = sizeof(s->in);
+	if (max > s->in_size)
+		max = s->in_size;
 	got = recv_bytes(c, s, s->in, FRAME_HEADER_SIZE, max, why, whylen);
 	if (got < 0)
 		return -1;
@@ -459,6 +496,22 @@ static void put_be32(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)v;
 }
 
+/* The classic reply's length (s->in) is not recv_size - 4: say why. */
+static int classic_bad_reply(struct sio *s, uint32_t recv_size, char *why, size_t whylen)
+{
+	uint32_t len = (uint32_t)s->in[0] << 24 | (uint32_t)s->in[1] << 16 |
+		       (uint32_t)s->in[2] << 8 | s->in[3];
+
+	if (len == FRAME_MAGIC)
+		snprintf(why, whylen, "server %s answered in tbench's own wire format, not the "
+			 "classic one (a tbench_srv of this dbench that does not know --wire "
+			 "classic?)", s->target.label);
+	else
+		snprintf(why, whylen, "lost sync with server %s: a reply of %u bytes, "
+			 "expected %u (classic wire)", s->target.label, len, recv_size - 4);
+	return -1;
+}
+
 /*
  * One exchange of the classic wire, as dbench 4.0's do_packets(): a frame
  * of send_size bytes in all (the length, the reply length, zeros), then a
@@ -484,22 +537,11 @@ static int classic_exchange(struct client *c, struct sio *s, uint32_t send_size,
 		if (send_bytes(c, s, s->out + FRAME_HEADER_SIZE, n, left > 0, why, whylen) < 0)
 			return -1;
 	}
-	got = recv_bytes(c, s, s->in, 4, MIN((size_t)recv_size, sizeof(s->in)), why, whylen);
+	got = recv_bytes(c, s, s->in, 4, MIN((size_t)recv_size, s->in_size), why, whylen);
 	if (got < 0)
 		return -1;
-	if (memcmp(s->in, frame + 4, 4) != 0) {
-		uint32_t len = (uint32_t)s->in[0] << 24 | (uint32_t)s->in[1] << 16 |
-			       (uint32_t)s->in[2] << 8 | s->in[3];
-
-		if (len == FRAME_MAGIC)
-			snprintf(why, whylen, "server %s answered in tbench's own wire format, not the "
-				 "classic one (a tbench_srv of this dbench that does not know --wire "
-				 "classic?)", s->target.label);
-		else
-			snprintf(why, whylen, "lost sync with server %s: a reply of %u bytes, "
-				 "expected %u (classic wire)", s->target.label, len, recv_size - 4);
-		return -1;
-	}
+	if (memcmp(s->in, frame + 4, 4) != 0)
+		return classic_bad_reply(s, recv_size, why, whylen);
 	for (rest = recv_size - (uint64_t)got; rest > 0; rest -= (uint64_t)got) {
 		size_t n = rest < SIO_CHUNK ? (size_t)rest : SIO_CHUNK;
 
@@ -516,18 +558,10 @@ static uint32_t classic_name(size_t pathlen)
 	return (uint32_t)pathlen + 2;
 }
 
-/*
- * An op on the classic wire: the exchange sizes of dbench 4.0's sockio.c
- * (an SMB1 header of 39 bytes, parameter words, UTF-16 names).  Ops that
- * 4.0 does not know are sized as the netbench op of their kind; data over
- * CLASSIC_MAX_DATA goes in several exchanges.  Deltree sends nothing, as
- * in 4.0.
- */
-static int classic_op(struct client *c, struct sio *s, const struct op *op, uint64_t count)
+/* The op as the classic wire sizes it: ops that 4.0 does not know are
+ * sized as the netbench op of their kind. */
+static int classic_kind(const struct op *op)
 {
-	uint32_t n0 = op->npaths > 0 ? classic_name(c->pathlen[0]) : 0;
-	uint32_t n1 = op->npaths > 1 ? classic_name(c->pathlen[1]) : 0;
-	uint32_t send, recv;
 	int kind = op->id;
 
 	if (kind >= OP_SMB_OPEN) {
@@ -538,56 +572,85 @@ static int classic_op(struct client *c, struct sio *s, const struct op *op, uint
 		else
 			kind = op->npaths ? OP_QPATHINFO : OP_QFSINFO;
 	}
-	switch (kind) {
-	case OP_DELTREE:
-		return 0;
-	case OP_READX:
-	case OP_WRITEX:
-		do {
-			uint32_t n = (uint32_t)MIN(count, (uint64_t)CLASSIC_MAX_DATA);
+	return kind;
+}
 
-			send = kind == OP_WRITEX ? 39 + 20 + n : 39 + 20;
-			recv = kind == OP_WRITEX ? 39 + 16 : 39 + 20 + n;
-			if (classic_exchange(c, s, send, recv, c->error, sizeof(c->error)) < 0)
-				return -1;
-			count -= n;
-		} while (count > 0);
-		return 0;
+/*
+ * The sizes of one exchange of an op on the classic wire: those of dbench
+ * 4.0's sockio.c (an SMB1 header of 39 bytes, parameter words, UTF-16
+ * names); n is a ReadX's or WriteX's data in this exchange (at most
+ * CLASSIC_MAX_DATA).
+ */
+static void classic_sizes(const struct client *c, const struct op *op, int kind, uint32_t n,
+			  uint64_t count, uint32_t *send, uint32_t *recv)
+{
+	uint32_t n0 = op->npaths > 0 ? classic_name(c->pathlen[0]) : 0;
+	uint32_t n1 = op->npaths > 1 ? classic_name(c->pathlen[1]) : 0;
+
+	switch (kind) {
+	case OP_READX:
+		*send = 39 + 20, *recv = 39 + 20 + n;
+		break;
+	case OP_WRITEX:
+		*send = 39 + 20 + n, *recv = 39 + 16;
+		break;
 	case OP_UNLINK:
 	case OP_MKDIR:
 	case OP_RMDIR:
-		send = 39 + 2 + n0 * 2 + 2, recv = 39;
+		*send = 39 + 2 + n0 * 2 + 2, *recv = 39;
 		break;
 	case OP_NTCREATEX:
-		send = 70 + 2 + n0 * 2 + 2, recv = 39 + 12 * 4;
+		*send = 70 + 2 + n0 * 2 + 2, *recv = 39 + 12 * 4;
 		break;
 	case OP_CLOSE:
-		send = 39 + 8, recv = 39;
+		*send = 39 + 8, *recv = 39;
 		break;
 	case OP_RENAME:
-		send = 39 + 8 + 2 * n0 + 2 * n1, recv = 39;
+		*send = 39 + 8 + 2 * n0 + 2 * n1, *recv = 39;
 		break;
 	case OP_FLUSH:
-		send = 39 + 2, recv = 39;
+		*send = 39 + 2, *recv = 39;
 		break;
 	case OP_QPATHINFO:
-		send = 39 + 16 + 2 * n0, recv = 39 + 32;
+		*send = 39 + 16 + 2 * n0, *recv = 39 + 32;
 		break;
 	case OP_FIND_FIRST:
-		send = 39 + 20 + 2 * n0, recv = 39 + 90 * (uint32_t)MIN(count, (uint64_t)700);
+		*send = 39 + 20 + 2 * n0, *recv = 39 + 90 * (uint32_t)MIN(count, (uint64_t)700);
 		break;
 	case OP_SFILEINFO:
-		send = 39 + 32, recv = 39 + 8;
+		*send = 39 + 32, *recv = 39 + 8;
 		break;
 	case OP_LOCKX:
 	case OP_UNLOCKX:
-		send = 39 + 12, recv = 39;
+		*send = 39 + 12, *recv = 39;
 		break;
 	default:	/* QUERY_FILE_INFORMATION, QUERY_FS_INFORMATION */
-		send = 39 + 20, recv = 39 + 32;
+		*send = 39 + 20, *recv = 39 + 32;
 		break;
 	}
-	return classic_exchange(c, s, send, recv, c->error, sizeof(c->error));
+}
+
+/*
+ * An op on the classic wire: data over CLASSIC_MAX_DATA goes in several
+ * exchanges.  Deltree sends nothing, as in 4.0.
+ */
+static int classic_op(struct client *c, struct sio *s, const struct op *op, uint64_t count)
+{
+	int kind = classic_kind(op);
+	bool data = kind == OP_READX || kind == OP_WRITEX;
+	uint32_t send, recv;
+
+	if (kind == OP_DELTREE)
+		return 0;
+	do {
+		uint32_t n = data ? (uint32_t)MIN(count, (uint64_t)CLASSIC_MAX_DATA) : 0;
+
+		classic_sizes(c, op, kind, n, count, &send, &recv);
+		if (classic_exchange(c, s, send, recv, c->error, sizeof(c->error)) < 0)
+			return -1;
+		count -= n;
+	} while (data && count > 0);
+	return 0;
 }
 
 static int parse_wire(const char *text, int *classic, char *why, size_t whylen)
@@ -648,12 +711,20 @@ static int open_connection(struct client *c, struct sio *s, const struct sio_opt
 	return 0;
 }
 
-static struct sio *sio_new(void)
+/* A connection's state: with its own buffers for a synchronous client,
+ * room for the headers only for an asynchronous one. */
+static struct sio *sio_new(int async)
 {
-	struct sio *s = calloc(1, sizeof(*s));
+	size_t out = FRAME_HEADER_SIZE + (async ? 0 : SIO_CHUNK);
+	size_t in = FRAME_HEADER_SIZE + (async ? 0 : SIO_CHUNK);
+	struct sio *s = calloc(1, sizeof(*s) + out + in);
 
-	if (s)
-		s->fd = -1;
+	if (!s)
+		return NULL;
+	s->fd = -1;
+	s->out = s->buf;
+	s->in = s->buf + out;
+	s->in_size = in;
 	return s;
 }
 
@@ -672,7 +743,7 @@ static int sio_init(void *be_opt, const struct run_info *run)
 {
 	struct sio_options *o = be_opt;
 	struct client probe = { .be_opt = o };
-	struct sio *s = sio_new();
+	struct sio *s = sio_new(0);
 	char why[256];
 	int rc;
 
@@ -689,21 +760,59 @@ static int sio_init(void *be_opt, const struct run_info *run)
 	return rc;
 }
 
+static void sio_ready(struct source *src, uint32_t revents);
+
+/* An asynchronous client: the connection goes on the event loop,
+ * non-blocking, and the payload buffers are the process's. */
+static int watch_connection(struct client *c, struct sio *s)
+{
+	void **shared = engine_shared(c);
+	struct sio_shared *sh = *shared;
+
+	if (!sh) {
+		sh = calloc(1, sizeof(*sh));
+		if (!sh) {
+			snprintf(c->error, sizeof(c->error), "out of memory");
+			return -1;
+		}
+		*shared = sh;
+	}
+	sh->users++;
+	s->client = c;
+	fcntl(s->fd, F_SETFL, fcntl(s->fd, F_GETFL) | O_NONBLOCK);
+	s->src = (struct source){ .fd = s->fd, .events = EPOLLIN, .ready = sio_ready, .arg = s };
+	return engine_watch(c, &s->src);
+}
+
 static int sio_setup(struct client *c)
 {
-	struct sio *s = sio_new();
+	struct sio *s = sio_new(c->engine != NULL);
 
 	if (!s) {
 		snprintf(c->error, sizeof(c->error), "out of memory");
 		return -1;
 	}
 	c->priv = s;
-	return open_connection(c, s, c->be_opt, c->error, sizeof(c->error));
+	if (open_connection(c, s, c->be_opt, c->error, sizeof(c->error)) < 0)
+		return -1;
+	return c->engine ? watch_connection(c, s) : 0;
 }
 
 static void sio_teardown(struct client *c)
 {
-	sio_free(c->priv);
+	struct sio *s = c->priv;
+
+	if (s && s->client) {
+		void **shared = engine_shared(c);
+		struct sio_shared *sh = *shared;
+
+		source_unwatch(&s->src);
+		if (sh && --sh->users == 0) {
+			free(sh);
+			*shared = NULL;
+		}
+	}
+	sio_free(s);
 	c->priv = NULL;
 }
 
@@ -751,6 +860,245 @@ static uint64_t data_count(const struct client *c, const struct op *op, const st
 	return nonneg(c->num[w->count]);
 }
 
+/* ---- the asynchronous form (c->engine): an op's exchanges run on the
+ * event loop, each request sent as far as the socket takes it, the rest
+ * when it is writable; the reply read when it is readable ---- */
+
+/* Prepare the next exchange of the pending op; false if none is left. */
+static bool next_exchange(struct client *c, struct sio *s)
+{
+	struct sio_async *a = &s->a;
+	uint32_t send, recv;
+
+	if (a->kind < 0)
+		return false;	/* the last one was the only one */
+	if (s->classic) {
+		uint32_t n = a->data ? (uint32_t)MIN(a->left, (uint64_t)CLASSIC_MAX_DATA) : 0;
+
+		classic_sizes(c, a->op, a->kind, n, a->left, &send, &recv);
+		put_be32(s->out, send - 4);
+		put_be32(s->out + 4, recv - 4);
+		a->out_len = 8;
+		a->zeros_left = send - 8;
+		a->in_len = 4;
+		a->in_due = s->out + 4;
+		a->reply_left = recv - 4;
+		a->left -= n;
+	} else {
+		uint64_t n = a->data && a->left > PROTO_MAX_DATA ? PROTO_MAX_DATA : a->left;
+		struct proto_sizes sz;
+
+		proto_op_sizes(a->proto, a->len0, a->len1, n, a->fails, &sz);
+		frame_encode_exchange(a->proto, ++s->seq, sz.request, sz.reply, s->out, s->ok_reply);
+		a->out_len = FRAME_HEADER_SIZE;
+		a->zeros_left = sz.request;
+		a->in_len = FRAME_HEADER_SIZE;
+		a->in_due = s->ok_reply;
+		a->reply_left = sz.reply;
+		a->left -= n;
+	}
+	if (!a->data || a->left == 0)
+		a->kind = -1;	/* no exchange after this one */
+	a->out_sent = 0;
+	a->in_got = 0;
+	return true;
+}
+
+/* The pending op failed: the connection is not watched any more (a
+ * broken socket would be ready for ever), the client stops. */
+static void async_fail(struct client *c, struct sio *s)
+{
+	source_unwatch(&s->src);
+	s->a.op = NULL;
+	client_complete(c, STATUS_FATAL);
+}
+
+/* Send what the socket takes of the request in flight; -1 on an error
+ * (c->error set), 0 with EPOLLOUT wanted if some is left. */
+static int async_send(struct client *c, struct sio *s, struct sio_shared *sh)
+{
+	struct sio_async *a = &s->a;
+
+	while (a->out_sent < a->out_len || a->zeros_left > 0) {
+		struct iovec iov[2];
+		struct msghdr msg = { .msg_iov = iov };
+		size_t chunk = (size_t)MIN(a->zeros_left, (uint64_t)SIO_CHUNK);
+		ssize_t rc;
+
+		if (a->out_sent < a->out_len)
+			iov[msg.msg_iovlen++] = (struct iovec){ s->out + a->out_sent, a->out_len - a->out_sent };
+		if (chunk)
+			iov[msg.msg_iovlen++] = (struct iovec){ sh->zeros, chunk };
+		rc = sendmsg(s->fd, &msg, MSG_NOSIGNAL | (a->zeros_left > chunk ? MSG_MORE : 0));
+		if (rc < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK) {
+				source_want(&s->src, EPOLLIN | EPOLLOUT);
+				return 0;
+			}
+			io_error(s, -1, errno, "sending a request", c->error, sizeof(c->error));
+			return -1;
+		}
+		client_count_net(c, (uint64_t)rc, 0);
+		if (a->out_sent < a->out_len) {
+			size_t h = MIN((size_t)rc, (size_t)(a->out_len - a->out_sent));
+
+			a->out_sent += (uint32_t)h;
+			rc -= (ssize_t)h;
+		}
+		a->zeros_left -= (uint64_t)rc;
+	}
+	source_want(&s->src, EPOLLIN);
+	return 0;
+}
+
+/* Read what has come of the reply in flight: 1 when it is all in, 0 if
+ * more is to come, -1 on an error (c->error set). */
+static int async_recv(struct client *c, struct sio *s, struct sio_shared *sh)
+{
+	struct sio_async *a = &s->a;
+
+	while (a->in_got < a->in_len || a->reply_left > 0) {
+		struct iovec iov[2];
+		int n = 0;
+		size_t asked = 0, chunk = (size_t)MIN(a->reply_left, (uint64_t)SIO_CHUNK);
+		ssize_t rc;
+
+		if (a->in_got < a->in_len) {
+			iov[n++] = (struct iovec){ s->in + a->in_got, a->in_len - a->in_got };
+			asked += a->in_len - a->in_got;
+		}
+		if (chunk) {
+			iov[n++] = (struct iovec){ sh->drain, chunk };
+			asked += chunk;
+		}
+		rc = readv(s->fd, iov, n);
+		if (rc <= 0) {
+			if (rc < 0 && errno == EINTR)
+				continue;
+			if (rc < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+				return 0;
+			io_error(s, rc, rc < 0 ? errno : 0, "waiting for a reply", c->error, sizeof(c->error));
+			return -1;
+		}
+		s->received += (uint64_t)rc;
+		client_count_net(c, 0, (uint64_t)rc);
+		if (a->in_got < a->in_len) {
+			size_t h = MIN((size_t)rc, (size_t)(a->in_len - a->in_got));
+
+			a->in_got += (uint32_t)h;
+			if (a->in_got == a->in_len && memcmp(s->in, a->in_due, a->in_len) != 0) {
+				if (s->classic)
+					classic_bad_reply(s, (uint32_t)(a->reply_left + 4), c->error, sizeof(c->error));
+				else
+					bad_reply(s, c->error, sizeof(c->error));
+				return -1;
+			}
+			a->reply_left -= (uint64_t)rc - h;
+		} else {
+			a->reply_left -= (uint64_t)rc;
+		}
+		if ((size_t)rc < asked && (a->in_got < a->in_len || a->reply_left > 0))
+			return 0;	/* drained: the rest comes with the next event */
+	}
+	return 1;
+}
+
+/* The connection is ready: move the pending op on; complete it when its
+ * last reply is in. */
+static void sio_ready(struct source *src, uint32_t revents)
+{
+	struct sio *s = src->arg;
+	struct client *c = s->client;
+	struct sio_shared *sh = *engine_shared(c);
+	int rc;
+
+	if (!s->a.op) {
+		/* nothing pending: the server hung up (or sent what nobody
+		 * asked for): stop watching; the next op finds out */
+		source_unwatch(src);
+		s->a.idle_hup = 1;
+		return;
+	}
+	if ((revents & EPOLLOUT) && async_send(c, s, sh) < 0)
+		goto fail;
+	for (;;) {
+		rc = async_recv(c, s, sh);
+		if (rc < 0)
+			goto fail;
+		if (rc == 0)
+			break;
+		if (!next_exchange(c, s)) {
+			s->a.op = NULL;
+			c->bytes = s->a.bytes;
+			client_complete(c, s->a.status);
+			return;
+		}
+		if (async_send(c, s, sh) < 0)
+			goto fail;
+	}
+	c->deadline_ns = now_ns() + (uint64_t)s->timeout * NSEC_PER_SEC;
+	return;
+fail:
+	async_fail(c, s);
+}
+
+/* Start op's first exchange; its status at once if it sends nothing. */
+static uint32_t sio_submit(struct client *c, struct sio *s, const struct op *op, struct wire_op w,
+			   uint32_t status, int fails, uint64_t count, uint64_t left)
+{
+	struct sio_async *a = &s->a;
+
+	if (s->a.idle_hup || s->src.engine == NULL) {
+		snprintf(c->error, sizeof(c->error), "server %s closed the connection (between requests)",
+			 s->target.label);
+		return STATUS_FATAL;
+	}
+	a->op = op;
+	a->status = status;
+	a->bytes = w.data && !fails ? count : 0;
+	a->fails = (uint8_t)fails;
+	a->len0 = op->npaths > 0 ? c->pathlen[0] + 1 : 0;
+	a->len1 = op->npaths > 1 ? c->pathlen[1] + 1 : 0;
+	a->left = left;
+	if (s->classic) {
+		a->kind = classic_kind(op);
+		a->data = a->kind == OP_READX || a->kind == OP_WRITEX;
+		if (a->kind == OP_DELTREE) {	/* 4.0 sends nothing */
+			a->op = NULL;
+			c->bytes = a->bytes;
+			return status;
+		}
+	} else {
+		a->kind = op->id;
+		a->proto = w.proto;
+		a->data = w.data;
+	}
+	next_exchange(c, s);
+	if (async_send(c, s, *engine_shared(c)) < 0) {
+		source_unwatch(&s->src);
+		a->op = NULL;
+		return STATUS_FATAL;
+	}
+	c->deadline_ns = now_ns() + (uint64_t)s->timeout * NSEC_PER_SEC;
+	return STATUS_PENDING;
+}
+
+/* The op's deadline passed (no progress for --server-timeout), or the run
+ * gives up on it: close the connection. */
+static void sio_expire(struct client *c)
+{
+	struct sio *s = c->priv;
+
+	source_unwatch(&s->src);
+	close(s->fd);
+	s->fd = -1;
+	s->a.op = NULL;
+	snprintf(c->error, sizeof(c->error), "server %s did not answer for %d seconds (waiting for a reply)",
+		 s->target.label, s->timeout);
+}
+
 static uint32_t sio_op(struct client *c, const struct op *op)
 {
 	struct sio *s = c->priv;
@@ -766,6 +1114,8 @@ static uint32_t sio_op(struct client *c, const struct op *op)
 	/* Writes carry the size asked for; a large transfer is split. */
 	if (op->id == OP_WRITEX)
 		left = nonneg(c->num[2]);
+	if (c->engine)
+		return sio_submit(c, s, op, w, status, fails, count, left);
 	if (s->classic) {
 		if (classic_op(c, s, op, left) < 0)
 			return STATUS_FATAL;
@@ -788,7 +1138,7 @@ const struct backend sockio_backend = {
 	.abi = BACKEND_ABI,
 	.name = "sockio",
 	.description = "tbench: the ops' network load against tbench_srv (port 7003), no file I/O",
-	.flags = BACKEND_SERVER | BACKEND_NETWORK,
+	.flags = BACKEND_SERVER | BACKEND_NETWORK | BACKEND_ASYNC,
 	.options = sio_options,
 	.options_size = sizeof(struct sio_options),
 	.init = sio_init,
@@ -796,6 +1146,7 @@ const struct backend sockio_backend = {
 	.teardown = sio_teardown,
 	.remove_tree = sio_remove_tree,
 	.exists = sio_exists,
+	.expire = sio_expire,
 	.op = {
 #define OP(sym, name, display, group, args, domain) [OP_##sym] = sio_op,
 #include "ops.def"
