@@ -70,8 +70,10 @@ struct client {
 	void *priv;		/* the backend's per-client state */
 
 	/* Arguments of the op being run, expanded for this client. */
-	char path[MAX_PATHS][PATH_MAX]; /* relative to the share root */
+	char *path[MAX_PATHS];	/* relative to the share root; each sized for the
+				   loadfile's longest expanded path (client_init) */
 	size_t pathlen[MAX_PATHS]; /* strlen of each path */
+	size_t path_size;	/* bytes of each path buffer */
 	int64_t num[MAX_NUMS];	/* evaluated numbers */
 	uint64_t bytes;		/* set by the handler: bytes moved */
 	const struct op *op;	/* the op being run */
@@ -169,7 +171,8 @@ struct run_info {
  * field changes; a module built against another interface (or with other
  * struct sizes) is refused with one line, before anything else in it is
  * read. */
-#define BACKEND_INTERFACE 4	/* 4: the asynchronous form (STATUS_PENDING, sources, expire) */
+#define BACKEND_INTERFACE 4	/* 4: the asynchronous form (STATUS_PENDING, sources,
+				   expire); c->path[] point to buffers sized for the loadfile */
 
 struct backend_abi {
 	uint32_t interface;	/* BACKEND_INTERFACE */

@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -22,6 +23,34 @@
 #include "stats.h"
 #include "status.h"
 #include "util.h"
+
+/* The loadfile's longest path, expanded for this client (its name for
+ * each client marker, 63 bytes for each random string): the size of
+ * each of its path buffers, so that a thousand clients in a process do
+ * not hold PATH_MAX bytes each for paths of 40. */
+static char *path_buffers(struct client *c)
+{
+	const struct program *prog = c->prog;
+	size_t longest = 0;
+
+	for (uint32_t p = 0; p < prog->npaths; p++) {
+		const struct path_tpl *t = &prog->paths[p];
+		const char *src = prog->pool + t->off;
+		size_t n = t->len;
+
+		for (size_t i = 0; i < t->len && (t->flags & (PATHF_CLIENT | PATHF_RANDSTR)); i++) {
+			if (src[i] == PATH_CLIENT) {
+				n += c->namelen - 1;
+			} else if (src[i] == PATH_RANDSTR) {
+				n += sizeof(c->randstr[0]) - 3;
+				i++;
+			}
+		}
+		longest = MAX(longest, n);
+	}
+	c->path_size = longest + 1;
+	return xcalloc(MAX_PATHS, c->path_size);
+}
 
 void client_init(struct client *c, int id, const struct options *opt, const struct program *prog,
 		 const struct backend *be, const void *be_opt, struct shared *sh, uint64_t seed)
@@ -42,6 +71,15 @@ void client_init(struct client *c, int id, const struct options *opt, const stru
 	c->nc.child = opt->client_base + id;
 	c->nc.nchildren = opt->clients_total ? opt->clients_total : opt->nclients;
 	rng_seed(c->nc.rng, seed, (uint64_t)(opt->client_base + id) + 1);
+	c->path[0] = path_buffers(c);
+	for (int i = 1; i < MAX_PATHS; i++)
+		c->path[i] = c->path[i - 1] + c->path_size;
+}
+
+void client_release(struct client *c)
+{
+	free(c->path[0]);
+	memset(c->path, 0, sizeof(c->path));
 }
 
 /*

@@ -13,6 +13,8 @@
 
 void client_init(struct client *c, int id, const struct options *opt, const struct program *prog,
 		 const struct backend *be, const void *be_opt, struct shared *sh, uint64_t seed);
+/* Free what client_init() allocated. */
+void client_release(struct client *c);
 void client_start(struct client *c, uint64_t release_ns, uint64_t measure_start_ns);
 /* What client_advance() did. */
 enum {

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -234,6 +235,9 @@ void client_process_main(int first, int count, const struct program *prog, const
 		}
 	}
 	engine_destroy(engine);
+	for (int i = 0; i < count; i++)
+		client_release(&cl[i]);
+	free(cl);
 	fflush(stdout);
 	_exit(status);
 }

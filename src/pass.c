@@ -80,6 +80,7 @@ void pass_run(const struct program *prog, const struct options *base, uint64_t m
 			now = MAX(now, c->due_ns);
 	}
 	ps->truncated = !c->finished;
+	client_release(c);
 	shared_destroy(sh);
 	free(seen);
 	free(c);

@@ -50,6 +50,7 @@ struct fixture {
 	void *be_opt;		/* fileio's option block */
 	struct program prog;
 	struct client a, b;	/* two clients of one process */
+	char paths[2][MAX_PATHS][PATH_MAX]; /* their path buffers */
 };
 
 static int client_setup(struct fixture *fx, struct client *c, int id)
@@ -65,6 +66,9 @@ static int client_setup(struct fixture *fx, struct client *c, int id)
 	c->nc.nchildren = 2;
 	c->nc.rng[0] = 0x1234u + (uint64_t)id;
 	c->nc.rng[1] = 0x9876u;
+	for (int i = 0; i < MAX_PATHS; i++)
+		c->path[i] = fx->paths[id][i];
+	c->path_size = PATH_MAX;
 	return fileio_backend.setup(c);
 }
 
@@ -116,9 +120,9 @@ static uint32_t run(struct client *c, int id, uint32_t handle, const char *p0, c
 	struct op op = { .id = (uint16_t)id, .handle = handle };
 
 	if (p0)
-		snprintf(c->path[0], sizeof(c->path[0]), "%s", p0);
+		snprintf(c->path[0], c->path_size, "%s", p0);
 	if (p1)
-		snprintf(c->path[1], sizeof(c->path[1]), "%s", p1);
+		snprintf(c->path[1], c->path_size, "%s", p1);
 	c->num[0] = n0;
 	c->num[1] = n1;
 	c->num[2] = n2;
