@@ -478,7 +478,8 @@ const struct backend *options_parse(int argc, const char **argv, void **be_opt)
 		{ "passes", 0, POPT_ARG_STRING, &text.passes, 0,
 		  "each client replays the loadfile N times (fixed work, no time limit)", "N" },
 		{ "clients-per-process", 0, POPT_ARG_STRING, &text.cpp, 0,
-		  "clients run by each process (default 1)", "N" },
+		  "clients run by each process (default 1): an asynchronous backend's (see Backends) keep "
+		  "an op each in flight on one event loop, the others' take turns", "N" },
 		{ "seed", 0, POPT_ARG_STRING, &seed_text, 0,
 		  "seed for random loadfile parameters, for reproducible runs (default: random, printed)", "N" },
 		{ "trunc-io", 0, POPT_ARG_STRING, &text.trunc_io, 0,
