@@ -216,12 +216,16 @@ enum backend_flags {
  * parts, after fio's engine interface (queue, then getevents/event) folded
  * onto callbacks as libnfs's and libiscsi's service loops deliver them:
  *
- *   submit      the op handler, called as always, but with c->engine set:
- *               it starts the op (queues the request, sends what the
+ *   submit      the op handler, called as always, but with c->engine set
+ *               (or the backend's submit hook, for every op, if it has
+ *               one): it starts the op (queues the request, sends what the
  *               socket takes) and returns STATUS_PENDING; or it finishes
  *               the op at once and returns its status as a synchronous
  *               handler does (nothing to send, an error found before
- *               sending).  The core took the op's start time before the call.
+ *               sending).  The core took the op's start time before the
+ *               call.  A backend whose ops are chains of blocking calls may
+ *               run each op on a stack of its own and yield where it would
+ *               block (src/backends/fiber.h: the NFS backend does).
  *
  *   a source    a descriptor the completions come from (a client's socket,
  *               or a connection its process's clients share) with the
@@ -344,6 +348,11 @@ struct backend {
 	 * the run gives up on it): nothing of it may reach c afterwards; say
 	 * why in c->error.  See "the asynchronous form" above. */
 	void (*expire)(struct client *c);
+	/* BACKEND_ASYNC, optional: with c->engine set the core calls submit
+	 * for every op instead of op[id] (a backend that runs its blocking
+	 * handlers on a stack of their own: fiber.h); NULL: op[id] itself may
+	 * return STATUS_PENDING. */
+	uint32_t (*submit)(struct client *c, const struct op *op);
 	/* Handlers, indexed by op id; NULL where the backend lacks the op
 	 * (a loadfile using it is refused at load time).  With c->engine set,
 	 * a BACKEND_ASYNC backend's handler may return STATUS_PENDING. */

@@ -363,7 +363,7 @@ static int run_op(struct client *c, const struct op *op)
 	c->op = op;
 	t0 = now_ns();
 	slot_op_begin(c->slot, op->id, t0);
-	status = c->be->op[op->id](c, op);
+	status = c->engine && c->be->submit ? c->be->submit(c, op) : c->be->op[op->id](c, op);
 	if (status == STATUS_PENDING) {
 		c->op_t0 = t0;
 		return CLIENT_PENDING;

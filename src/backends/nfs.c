@@ -373,7 +373,7 @@ const struct backend nfs_backend = {
 	.abi = BACKEND_ABI,
 	.name = "nfs",
 	.description = "an NFSv3 server through libnfs (--server, --export)",
-	.flags = BACKEND_SERVER | BACKEND_NETWORK | BACKEND_FILES | BACKEND_NFS_OPS,
+	.flags = BACKEND_SERVER | BACKEND_NETWORK | BACKEND_FILES | BACKEND_NFS_OPS | BACKEND_ASYNC,
 	.options = nfs_option_table,
 	.options_size = sizeof(struct nfs_options),
 	.variant = nfs_variant,
@@ -383,6 +383,8 @@ const struct backend nfs_backend = {
 	.remove_tree = nfsb_remove_tree,
 	.exists = nfsb_exists,
 	.why_unsupported = nfsb_why_unsupported,
+	.expire = nfs_expire,
+	.submit = nfs_submit,
 	.op = {
 		NB_OPS,
 		[OP_GETATTR3] = nfsb_getattr3,
@@ -419,7 +421,7 @@ const struct backend nfs4_backend = {
 	.abi = BACKEND_ABI,
 	.name = "nfs",
 	.description = "an NFSv4 server through libnfs (--server, --export, --nfs-version 4)",
-	.flags = BACKEND_SERVER | BACKEND_NETWORK | BACKEND_FILES,
+	.flags = BACKEND_SERVER | BACKEND_NETWORK | BACKEND_FILES | BACKEND_ASYNC,
 	.options = nfs_option_table,
 	.options_size = sizeof(struct nfs_options),
 	.variant = nfs_variant,
@@ -429,6 +431,8 @@ const struct backend nfs4_backend = {
 	.remove_tree = nfs4_backend_remove_tree,
 	.exists = nfs4_exists,
 	.why_unsupported = nfs4_why_unsupported,
+	.expire = nfs_expire,
+	.submit = nfs_submit,
 	.op = { NB_OPS },
 };
 

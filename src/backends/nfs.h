@@ -48,6 +48,7 @@
 
 #include "backend.h"
 #include "client.h"
+#include "fiber.h"
 #include "netbench.h"
 #include "status.h"
 #include "util.h"
@@ -212,6 +213,7 @@ struct reply {
 
 struct nfsb {
 	struct nb_client nbc;		/* first: the netbench layer's state */
+	struct nfs_async *as;		/* second: the asynchronous form's, or NULL */
 	struct nfs_context *nfs;	/* the mounted export */
 	struct rpc_context *rpc;	/* its connection: the raw NFSv3 calls */
 	struct rpc_context *nlm;	/* NLM v4 connection (--enable-nlm), or NULL */
@@ -350,6 +352,32 @@ uint32_t nfsb_lock4(struct client *c, const struct op *op);
 uint32_t nfsb_unlock4(struct client *c, const struct op *op);
 uint32_t nfsb_test4(struct client *c, const struct op *op);
 #endif
+
+/* nfs_async.c: the asynchronous form (with --clients-per-process > 1) */
+struct nfs_async;
+struct nfs_conn {			/* a connection on the event loop */
+	struct source src;		/* its descriptor */
+	struct rpc_context *rpc;	/* the libnfs context it serves */
+	struct nfs_async *as;		/* whose */
+	bool broken;			/* rpc_service failed: the op finds out */
+};
+struct nfs_async {
+	struct fiber fiber;		/* the client's op runs on it */
+	struct nfs_conn conn[2];	/* the NFS connection; NLM's (--enable-nlm) */
+};
+/* In setup, with c->engine: the fiber and the connection's source. */
+int nfs_async_setup(struct client *c, struct nfs_async **asp, struct rpc_context *rpc);
+/* Watch a second connection (NLM) as conn[i]. */
+int nfs_async_watch(struct client *c, struct nfs_async *as, int i, struct rpc_context *rpc);
+void nfs_async_free(struct nfs_async **asp);
+/* Is the caller an op on the client's fiber (as may be NULL)? */
+bool nfs_async_on(struct nfs_async *as);
+/* In an op on the fiber: let the loop run until rpc has news.  0, -1 the
+ * op is given up (deadline or grace), -2 the connection is lost. */
+int nfs_async_wait(struct client *c, struct nfs_async *as, struct rpc_context *rpc,
+		   uint64_t deadline);
+uint32_t nfs_submit(struct client *c, const struct op *op);
+void nfs_expire(struct client *c);
 
 /* nfs_mount.c */
 void nfsb_teardown(struct client *c);

@@ -949,6 +949,7 @@ void nfs4_teardown(struct client *c)
 
 	if (!nb)
 		return;
+	nfs_async_free(&nb->as);	/* from here on, calls poll their connection */
 	/* open files are closed (locks released, writes committed) while
 	 * the session is there */
 	nb_client_free(c, &nb->nbc);
@@ -970,7 +971,8 @@ int nfs4_setup(struct client *c)
 
 	c->priv = nb;
 	nb->wb = xcalloc(C4_INFLIGHT, sizeof(*nb->wb));
-	if (nfs4_session_start(c, nb) < 0 || nb_client_init(c, &nb->nbc, &nfs4_adapter, &nfs_opt(c)->files) < 0) {
+	if (nfs4_session_start(c, nb) < 0 || nb_client_init(c, &nb->nbc, &nfs4_adapter, &nfs_opt(c)->files) < 0 ||
+	    (c->engine && nfs_async_setup(c, &nb->as, nb->rpc) < 0)) {
 		nfs4_teardown(c);
 		return -1;
 	}

@@ -125,6 +125,7 @@ struct c4 {
 
 struct nfs4b {
 	struct nb_client nbc;		/* first: the netbench layer's state */
+	struct nfs_async *as;		/* second: the asynchronous form's, or NULL */
 	struct rpc_context *rpc;	/* our connection to the NFSv4 server */
 	bool dead;			/* the session failed: every call is fatal */
 	uint64_t timeout_ns;		/* reply deadline */

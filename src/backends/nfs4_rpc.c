@@ -479,6 +479,21 @@ uint32_t c4_wait_all(struct client *c, struct call4 *r, unsigned n, const char *
 			       AT(path), rpc_get_error(rpc));
 		goto abandon;
 	}
+	while (!all_done(r, n) && nfs_async_on(nb->as)) {
+		/* an op on the event loop: the loop serves the connection */
+		int w = nfs_async_wait(c, nb->as, rpc, deadline);
+
+		if (w == -2) {
+			st = nfs4_fail(c, "NFSv4 %s%s%s: connection to the server lost (%s)", what,
+				       AT(path), rpc_get_error(rpc));
+			goto abandon;
+		}
+		if (w < 0) {
+			st = nfs4_fail(c, "NFSv4 %s%s%s: no reply in %d s: the server stopped answering",
+				       what, AT(path), nfs_opt(c)->timeout_s);
+			goto abandon;
+		}
+	}
 	while (!all_done(r, n)) {
 		struct pollfd pfd = { .fd = rpc_get_fd(rpc), .events = (short)rpc_which_events(rpc) };
 		uint64_t now = now_ns();

@@ -299,6 +299,7 @@ void nfsb_teardown(struct client *c)
 
 	if (!nb)
 		return;
+	nfs_async_free(&nb->as);	/* from here on, calls poll their connection */
 	/* files left open are closed (their locks released, their unstable
 	 * writes committed) while the connections are there */
 	nb_client_free(c, &nb->nbc);
@@ -376,6 +377,10 @@ int nfsb_setup(struct client *c)
 	if (nfs_opt(c)->enable_nlm && !c->cleanup_only && nlm_connect(c, nb) < 0)
 		goto fail;
 #endif
+	if (c->engine && nfs_async_setup(c, &nb->as, nb->rpc) < 0)
+		goto fail;
+	if (nb->as && nb->nlm && nfs_async_watch(c, nb->as, 1, nb->nlm) < 0)
+		goto fail;
 	return 0;
 fail:
 	nfsb_teardown(c);

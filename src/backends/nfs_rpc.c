@@ -98,6 +98,16 @@ uint32_t wait_reply(struct client *c, struct nfsb *nb, struct rpc_context *rpc,
 	 * saved is a system call per op */
 	if ((rpc_which_events(rpc) & POLLOUT) && rpc_service(rpc, POLLOUT) < 0 && !nb->r.done)
 		return fail(c, nb, "%s: connection to the server lost (%s)", what, rpc_get_error(rpc));
+	while (!nb->r.done && nfs_async_on(nb->as)) {
+		/* an op on the event loop: the loop serves the connection */
+		int w = nfs_async_wait(c, nb->as, rpc, deadline);
+
+		if (w == -2)
+			return fail(c, nb, "%s: connection to the server lost (%s)", what, rpc_get_error(rpc));
+		if (w < 0)
+			return fail(c, nb, "%s: no reply in %d s: the server stopped answering", what,
+				    nfs_opt(c)->timeout_s);
+	}
 	while (!nb->r.done) {
 		struct pollfd pfd = { .fd = rpc_get_fd(rpc), .events = (short)rpc_which_events(rpc) };
 		uint64_t now = now_ns();
