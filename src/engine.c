@@ -256,7 +256,7 @@ static void give_up_pending(struct engine *e, uint64_t now, uint64_t over, uint6
 		snprintf(why, sizeof(why),
 			 "no progress for %llu s: %s in flight; given up %llu s after the end of the run (--grace %llu)",
 			 (unsigned long long)((now - c->op_t0) / NSEC_PER_SEC), op_info[c->op->id].name,
-			 (unsigned long long)((now - over + NSEC_PER_SEC / 2) / NSEC_PER_SEC),
+			 (unsigned long long)((now - over) / NSEC_PER_SEC),
 			 (unsigned long long)(grace_ns / NSEC_PER_SEC));
 		expire(e, c, now, why);
 	}
@@ -308,8 +308,8 @@ void engine_run(struct engine *e, const volatile int *stop, uint64_t grace_ns)
 {
 	uint64_t over = 0, next_scan = 0;
 	struct shared *sh = e->cl[0].sh;
-	/* before the parent's kill (run.c kills at the grace's end) */
-	uint64_t give_up_after = grace_ns > NSEC_PER_SEC / 2 ? grace_ns - NSEC_PER_SEC / 2 : 0;
+	/* the parent kills the process a margin later (run.c) */
+	uint64_t give_up_after = grace_ns;
 
 	e->live = e->n;
 	for (int i = 0; i < e->n; i++)

@@ -21,8 +21,8 @@ struct engine *engine_create(struct client *cl, int n);
 /* Run the clients until every one has finished: each advances when it is
  * due and its op is not pending; the loop waits in epoll for the sources,
  * the next due client, or 50 ms (to see *stop).  Once the run is over (the
- * end of the window, a stop), a pending op is given up grace_ns later,
- * less half a second (before the parent kills the process), with a line
+ * end of the window, a stop), a pending op is given up grace_ns later
+ * (the parent kills the process only a margin later: run.c), with a line
  * naming it, as the parent's grace does. */
 void engine_run(struct engine *e, const volatile int *stop, uint64_t grace_ns);
 

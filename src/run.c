@@ -39,6 +39,11 @@
 #include "signals.h"
 #include "util.h"
 
+/* How much longer than --grace the parent waits before it kills a process
+ * whose clients run on an event loop (which gives up on their stuck ops
+ * itself at the grace's end: engine.c). */
+#define ENGINE_KILL_MARGIN_NS (3 * NSEC_PER_SEC)
+
 /* The final cleanup: one process removes the shared roots the run made. */
 static int final_cleanup(const struct program *prog, const struct backend *be, const void *be_opt,
 			 struct shared *sh)
@@ -279,6 +284,7 @@ void run_benchmark(const struct program *prog, const struct backend *be, const v
 	uint64_t tick, warmup_ns = (uint64_t)options.warmup * NSEC_PER_SEC;
 	uint64_t fork_start = now_ns(), next_print = fork_start + NSEC_PER_SEC, end_seen = 0;
 	uint64_t grace_ns = (uint64_t)options.grace * NSEC_PER_SEC;
+	bool engine = (be->flags & BACKEND_ASYNC) && options.clients_per_process > 1;
 	struct progress_state ps;
 	pid_t parent = getpid();
 
@@ -386,7 +392,10 @@ void run_benchmark(const struct program *prog, const struct backend *be, const v
 		/* the end of the run: the time limit, or a stop */
 		if (!end_seen && (now >= region_end(sh) || region_stopping(sh)))
 			end_seen = now;
-		if (end_seen && now - end_seen >= grace_ns)
+		/* a process of asynchronous clients gives up on their stuck ops
+		 * itself at the grace's end (engine.c): it is killed only if it
+		 * has not managed within a margin more */
+		if (end_seen && now - end_seen >= grace_ns + (engine ? ENGINE_KILL_MARGIN_NS : 0))
 			kill_stuck(&pr, sh, prog, now, end_seen);
 		if (now >= tick || early) {
 			ps.procs_running = pr.running;

@@ -1,0 +1,152 @@
+#!/usr/bin/env bats
+# nfs_engine.bats - the NFS backend's asynchronous form: many clients in
+# one process (--clients-per-process), each op on its client's fiber, the
+# connections on the process's event loop, against one real nfs-ganesha
+# (NFSv3 and NFSv4, tests/lib/nfs.sh) shared by the file's tests: results
+# and JSON shaped as a process per client, the NFSv3 ops, a server that
+# stops answering (--nfs-timeout; --grace), SIGINT.
+#
+# Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
+
+load helpers
+bats_require_minimum_version 1.5.0
+
+setup_file() {
+	"$DBENCH" --help | grep -q -- '--export' || skip "dbench was built without the nfs backend"
+	source "$BATS_TEST_DIRNAME/../lib/nfs.sh"
+	NFS_PROTOCOLS="3, 4" srv_start_or_skip nfs_ns_start
+}
+
+teardown_file() {
+	source "$BATS_TEST_DIRNAME/../lib/nfs.sh"
+	nfs_stop
+}
+
+setup() {
+	source "$BATS_TEST_DIRNAME/../lib/nfs.sh"
+	[ -n "${NFS_EXPORT_DIR:-}" ] || skip "no nfs-ganesha"
+	make_tmp
+	cp "$DBENCH_SRCDIR/loadfiles/client.txt" "$T/client.txt"
+}
+
+teardown() {
+	local pid
+	# a test that froze ganesha must not leave it stopped
+	pid=$(nfs_server_pid 2>/dev/null) && kill -CONT "$pid" 2>/dev/null
+	remove_tmp
+}
+
+# dbench -B nfs against the file's server, in its network namespace
+nfs_dbench() {
+	run --separate-stderr nfs_ns_exec timeout 120 "$DBENCH" -B nfs --server 127.0.0.1 \
+		--export /export --nfs-timeout 30 "$@"
+}
+
+assert_export_empty() {
+	local left
+	left=$(find "$NFS_EXPORT_DIR" -mindepth 1 | head)
+	[ -z "$left" ] || { echo "left on the export: $left"; return 1; }
+}
+
+json_shape() {
+	jq -r '[paths | map(if type == "number" then "[]" else . end) | join(".")] | unique | .[]' "$1"
+}
+
+@test "nfs engine: NFSv3 and NFSv4, 2 processes of 12 clients: sane runs shaped as a process per client" {
+	for v in 3 4; do
+		nfs_dbench --nfs-version "$v" -c "$T/client.txt" -t 3 --warmup 1 --clients-per-process 12 \
+			--json "$T/engine$v.json" 2
+		echo "$output"
+		echo "$stderr"
+		[ "$status" -eq 0 ]
+		[[ "$output" == *" 0 mismatches"* ]]
+		[[ "$output" =~ Throughput\ [0-9.]+\ MB/sec\ +24\ clients\ +2\ procs ]]
+		[ "$(jq '.results.idle_clients' "$T/engine$v.json")" -eq 0 ]
+		[ "$(jq '.results.failed_clients' "$T/engine$v.json")" -eq 0 ]
+		assert_export_empty
+		nfs_dbench --nfs-version "$v" -c "$T/client.txt" -t 3 --warmup 1 --json "$T/procs$v.json" 2
+		[ "$status" -eq 0 ]
+		diff <(json_shape "$T/procs$v.json") <(json_shape "$T/engine$v.json")
+	done
+	assert_no_procs
+}
+
+@test "nfs engine: the NFSv3 ops loadfile on the event loop, no mismatch" {
+	cp "$DBENCH_SRCDIR/loadfiles/nfs.txt" "$T/nfs.txt"
+	nfs_dbench -c "$T/nfs.txt" --passes 2 --clients-per-process 4 1
+	echo "$output"
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *" 0 mismatches"* ]]
+	[[ "$output" == *"READ3"* ]]
+	assert_export_empty
+}
+
+@test "nfs engine: a server that stops answering: each client gives up after --nfs-timeout, exit 1" {
+	local pid gpid rc=0
+	nfs_ns_exec timeout 120 "$DBENCH" -B nfs --server 127.0.0.1 --export /export \
+		--nfs-timeout 1 -c "$T/client.txt" -t 60 --warmup 0 --clients-per-process 4 2 \
+		>"$T/out" 2>"$T/err" &
+	pid=$!
+	wait_running "$T/out"
+	gpid=$(nfs_server_pid)
+	kill -STOP "$gpid"
+	SECONDS=0
+	wait "$pid" || rc=$?
+	kill -CONT "$gpid"
+	cat "$T/out" "$T/err"
+	[ "$rc" -eq 1 ]
+	[ "$SECONDS" -lt 20 ]
+	[ "$(grep -c "^dbench: client [0-9] failed: nfs 127.0.0.1: .*no reply in 1 s: the server stopped answering" "$T/err")" -eq 8 ]
+	grep -q "^Throughput .* 8 clients  2 procs" "$T/out"
+	assert_no_procs
+}
+
+@test "nfs engine: a server stopped past the end: its clients' ops are given up after --grace, counted, reported" {
+	local pid gpid rc=0 i
+	nfs_ns_exec timeout 120 "$DBENCH" -B nfs --server 127.0.0.1 --export /export \
+		--nfs-timeout 60 -c "$T/client.txt" -t 4 --warmup 0 --grace 2 --clients-per-process 4 \
+		--json "$T/r.json" 1 >"$T/out" 2>"$T/err" &
+	pid=$!
+	wait_running "$T/out"
+	gpid=$(nfs_server_pid)
+	kill -STOP "$gpid"
+	# the clients are given up (no client runs: the cleanup line); the
+	# server comes back for the cleanup
+	for i in $(seq 600); do
+		grep -q "^ *0  cleanup" "$T/out" && break
+		sleep 0.1
+	done
+	kill -CONT "$gpid"
+	wait "$pid" || rc=$?
+	cat "$T/out" "$T/err"
+	[ "$rc" -eq 1 ]
+	[ "$(grep -c "failed: no progress for [0-9]* s: [A-Za-z_0-9]* in flight; given up [0-9]* s after the end of the run (--grace 2)" "$T/err")" -eq 4 ]
+	[ "$(jq '.results.failed_clients' "$T/r.json")" -eq 4 ]
+	$PYTHON -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+mx = max(float(op["max_ns"]) for op in d["results"]["operations"])
+assert mx >= 2e9, mx' "$T/r.json"
+	assert_no_procs
+}
+
+@test "nfs engine: SIGINT stops the event loop's clients: exit 130, the export left empty" {
+	local pid rc=0
+	nfs_ns_exec timeout 120 "$DBENCH" -B nfs --server 127.0.0.1 --export /export \
+		--nfs-timeout 30 -c "$T/client.txt" -t 60 --clients-per-process 8 2 >"$T/out" 2>"$T/err" &
+	pid=$!
+	wait_running "$T/out"
+	# the run's parent: a dbench whose parent is not one
+	for p in $(pgrep -f -- "$T/client.txt"); do
+		[ "$(ps -o comm= -p "$p")" = dbench ] &&
+			[ "$(ps -o comm= -p "$(ps -o ppid= -p "$p" | tr -d ' ')")" != dbench ] && kill -INT "$p"
+	done
+	wait "$pid" || rc=$?
+	cat "$T/out" "$T/err"
+	[ "$rc" -eq 130 ]
+	grep -q "^Throughput .* 16 clients  2 procs" "$T/out"
+	! grep -q "failed" "$T/err"
+	assert_export_empty
+	assert_no_procs
+}
