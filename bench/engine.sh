@@ -90,12 +90,13 @@ echo "target $TARGET, $CLIENTS clients, loadfile $LOADFILE, -t $SECS, no warmup,
 echo "$(nproc) CPUs: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-); load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # memory PATTERN: sum of the client processes' Rss and Pss (kB) now: the
-# processes of the run whose parent is dbench
+# dbench processes whose parent is a dbench whose command line ends with
+# PATTERN
 memory() {
-	local pid rss=0 pss=0 r p pp
-	for pid in $(pgrep -f -- "$1"); do
-		pp=$(ps -o ppid= -p "$pid" 2>/dev/null | tr -d ' ')
-		[ -n "$pp" ] && [ "$(ps -o comm= -p "$pp" 2>/dev/null)" = dbench ] || continue
+	local pid rss=0 pss=0 r p
+	for pid in $(ps -e -o pid=,ppid=,comm=,args= | awk -v pat="$1" '
+		{ comm[$1] = $3; par[$1] = $2; a = $0; sub(/^ *[0-9]+ +[0-9]+ +[^ ]+ +/, "", a); args[$1] = a }
+		END { for (p in comm) if (comm[p] == "dbench" && comm[par[p]] == "dbench" && args[par[p]] ~ pat) print p }'); do
 		r=$(awk '/^Rss:/ { print $2 }' "/proc/$pid/smaps_rollup" 2>/dev/null || echo 0)
 		p=$(awk '/^Pss:/ { print $2 }' "/proc/$pid/smaps_rollup" 2>/dev/null || echo 0)
 		rss=$((rss + ${r:-0}))
@@ -112,12 +113,13 @@ run() {
 	"${EXEC[@]}" /usr/bin/time -f "TIME %w %c" -o "$W/time" "${RUN[@]}" "${extra[@]}" \
 		--clients-per-process "$cpp" -t "$SECS" --warmup 0 "$np" >"$out" 2>&1 &
 	tpid=$!
+	sleep 0.2
 	until grep -q "^releasing clients" "$out" 2>/dev/null; do
 		kill -0 "$tpid" 2>/dev/null || break
 		sleep 0.05
 	done
 	sleep "$((SECS / 2))"
-	mem=$(memory "--clients-per-process $cpp -t $SECS --warmup 0 $np\$")
+	mem=$(memory "clients-per-process $cpp -t $SECS --warmup 0 $np\$")
 	wait "$tpid" || true
 	awk -v label="$label" -v r="$round" -v n="$CLIENTS" -v mem="$mem" '
 		/^TIME / { cs = $2 + $3 }
@@ -134,7 +136,7 @@ run() {
 		{ printf "   %-7s round %d: %9.1f ops/s  client %6.2f us/op  %6.3f cs/op  RSS %7.1f kB/client  PSS %7.1f kB/client  %s mismatches\n",
 			$1, $2, $3, $4, $5, $6, $7, $8 }'
 	if ! grep -q ", 0 mismatches," "$out" || grep -q "failed" "$out"; then
-		grep -E "mismatch|failed|cannot|error" "$out" | head -5 | sed 's/^/     /'
+		grep -E "mismatch|failed|cannot|error" "$out" | head -5 | sed 's/^/     /'  || true
 	fi
 }
 
