@@ -111,6 +111,8 @@ struct nfs_options {
 	const char *nfs_port;	/* --nfs-port, as given */
 	const char *timeout;	/* --nfs-timeout, as given */
 	int enable_nlm;		/* --enable-nlm */
+	const char *connection;	/* --nfs-connection client|shared */
+	int shared;		/* --nfs-connection shared */
 	/* Derived by nfs_variant and nfsb_init from the above, the server and
 	 * the port. */
 	int version;		/* --nfs-version: 3 (default) or 4 */
@@ -221,6 +223,7 @@ struct nfsb {
 	uint64_t timeout_ns;		/* reply deadline */
 	uint32_t rsize, wsize;		/* netbench ops: bytes per READ3/WRITE3 */
 	bool dead;			/* the connection failed: every call is fatal */
+	bool shared;			/* nfs and rpc are the process's (nfs_proc) */
 	struct reply r;
 	struct fh_cache cache;
 	struct dir_list *collect;	/* READDIRPLUS3: keep the entries here, or NULL */
@@ -355,21 +358,50 @@ uint32_t nfsb_test4(struct client *c, const struct op *op);
 
 /* nfs_async.c: the asynchronous form (with --clients-per-process > 1) */
 struct nfs_async;
+struct nfs_proc;
 struct nfs_conn {			/* a connection on the event loop */
 	struct source src;		/* its descriptor */
 	struct rpc_context *rpc;	/* the libnfs context it serves */
-	struct nfs_async *as;		/* whose */
-	bool broken;			/* rpc_service failed: the op finds out */
+	struct nfs_async *owner;	/* its client's, or NULL: the process's (proc) */
+	struct nfs_proc *proc;		/* shared: the process's state */
+	struct nfs_async *woken;	/* shared: clients whose reply came, to resume */
+	bool broken;			/* rpc_service failed: the ops find out */
 };
 struct nfs_async {
 	struct fiber fiber;		/* the client's op runs on it */
-	struct nfs_conn conn[2];	/* the NFS connection; NLM's (--enable-nlm) */
+	struct nfs_conn own[2];		/* its own connections: NFS (unless shared), NLM */
+	struct nfs_conn *conn[2];	/* the connections it waits on */
+	struct nfs_async *next_woken;	/* in its connection's woken list */
+	bool woken;			/* on that list */
 };
-/* In setup, with c->engine: the fiber and the connection's source. */
-int nfs_async_setup(struct client *c, struct nfs_async **asp, struct rpc_context *rpc);
-/* Watch a second connection (NLM) as conn[i]. */
-int nfs_async_watch(struct client *c, struct nfs_async *as, int i, struct rpc_context *rpc);
+/* --nfs-connection shared: what a process's clients share (engine_shared) */
+struct nfs_proc {
+	int users;			/* clients set up on it */
+	struct nfs_context *nfs;	/* NFSv3: the mount */
+	struct rpc_context *rpc;	/* the connection */
+	struct nfs_conn conn;		/* on the event loop */
+	struct nfs_async **all;		/* every client's (woken when it breaks) */
+	size_t nall;
+	void **states;			/* the clients' states, freed after the connection */
+	void (**free_state)(void *);
+	size_t nstates;
+};
+/* The process's shared state, made by its first client. */
+struct nfs_proc *nfs_proc_get(struct client *c);
+/* A client of the shared connection is torn down: its state (and its
+ * nfs_async) is freed by free_state once the last client closed the
+ * connection. */
+void nfs_proc_leave(struct client *c, void *state, void (*free_state)(void *));
+/* In setup, with c->engine: the fiber and the connection's source (the
+ * process's, if shared). */
+int nfs_async_setup(struct client *c, struct nfs_async **asp, struct rpc_context *rpc, bool shared);
+/* Watch the client's NLM connection. */
+int nfs_async_watch_nlm(struct client *c, struct nfs_async *as, struct rpc_context *rpc);
+/* The op is not on the loop any more: its own connections unwatched. */
+void nfs_async_stop(struct nfs_async *as);
 void nfs_async_free(struct nfs_async **asp);
+/* A reply for as's client came (from libnfs's callback). */
+void nfs_async_wake(struct nfs_async *as);
 /* Is the caller an op on the client's fiber (as may be NULL)? */
 bool nfs_async_on(struct nfs_async *as);
 /* In an op on the fiber: let the loop run until rpc has news.  0, -1 the

@@ -943,24 +943,42 @@ static const struct nb_adapter nfs4_adapter = {
 	.statfs = nfs4_statfs,
 };
 
+/* A client's state, once nothing can reply into it. */
+static void nfs4_free(void *state)
+{
+	struct nfs4b *nb = state;
+
+	nfs_async_free(&nb->as);
+	free(nb->wb);
+	free(nb);
+}
+
 void nfs4_teardown(struct client *c)
 {
 	struct nfs4b *nb = c->priv;
 
 	if (!nb)
 		return;
-	nfs_async_free(&nb->as);	/* from here on, calls poll their connection */
+	nfs_async_stop(nb->as);	/* from here on, calls poll their connection */
 	/* open files are closed (locks released, writes committed) while
 	 * the session is there */
 	nb_client_free(c, &nb->nbc);
 	while (nb->nopens)
 		open_drop(nb, nb->opens[0]);
 	free(nb->opens);
-	free(nb->wb);
+	nb->opens = NULL;
+	if (nb->shared) {
+		/* the last client of the process closes the connection; the
+		 * states (and the fibers' stacks, where late replies land) are
+		 * freed after it */
+		nfs_proc_leave(c, nb, nfs4_free);
+		c->priv = NULL;
+		return;
+	}
 	if (nb->rpc)
 		nfs_count_wire_bytes(c, nb->rpc);
 	nfs4_session_end(c, nb);
-	free(nb);
+	nfs4_free(nb);
 	c->priv = NULL;
 }
 
@@ -972,7 +990,7 @@ int nfs4_setup(struct client *c)
 	c->priv = nb;
 	nb->wb = xcalloc(C4_INFLIGHT, sizeof(*nb->wb));
 	if (nfs4_session_start(c, nb) < 0 || nb_client_init(c, &nb->nbc, &nfs4_adapter, &nfs_opt(c)->files) < 0 ||
-	    (c->engine && nfs_async_setup(c, &nb->as, nb->rpc) < 0)) {
+	    (c->engine && nfs_async_setup(c, &nb->as, nb->rpc, nb->shared) < 0)) {
 		nfs4_teardown(c);
 		return -1;
 	}

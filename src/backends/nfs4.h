@@ -81,6 +81,7 @@ struct call4 {
 	uint32_t entries;		/* READDIR: entries in this page */
 	void (*entry_fn)(void *arg, const char *name, uint32_t type); /* READDIR */
 	void *entry_arg;
+	struct nfs_async *waker;	/* the client to wake when the reply is in, or NULL */
 };
 
 /* One NFSv4 open of a file (by its handle), shared by the client's
@@ -128,6 +129,7 @@ struct nfs4b {
 	struct nfs_async *as;		/* second: the asynchronous form's, or NULL */
 	struct rpc_context *rpc;	/* our connection to the NFSv4 server */
 	bool dead;			/* the session failed: every call is fatal */
+	bool shared;			/* rpc is the process's (nfs_proc) */
 	uint64_t timeout_ns;		/* reply deadline */
 	struct fh4 root;		/* the export's root */
 	clientid4 clientid;		/* from SETCLIENTID */

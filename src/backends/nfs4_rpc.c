@@ -397,6 +397,8 @@ static void on_compound(struct rpc_context *rpc, int status, void *data, void *p
 		snprintf(r->error, sizeof(r->error), "%s", (const char *)data);
 	}
 	r->done = true;
+	if (r->waker)
+		nfs_async_wake(r->waker);
 }
 
 /* ---- sending and waiting ---- */
@@ -445,6 +447,7 @@ static uint32_t queue(struct client *c, struct c4 *b, struct call4 *r, bool rene
 		base = 0;
 	}
 	call_reset(r, r->read_dst, r->read_max);
+	r->waker = nb->as;
 	r->nres = base;		/* on_compound reads it as the base */
 	memset(&args, 0, sizeof(args));
 	args.minorversion = 0;
@@ -542,8 +545,10 @@ abandon:
 	/* the calls still pending answer now (RPC_STATUS_ERROR), while the
 	 * replies they write into are still there: not later, from the
 	 * teardown's rpc_destroy_context, into a stack long gone */
-	if (!all_done(r, n))
+	if (!all_done(r, n) && !nb->shared)
 		rpc_disconnect(rpc, "dbench: the NFSv4 session failed");
+	/* (a shared connection stays for the other clients: the replies land
+	 * in the fiber's stack, kept until the connection is closed) */
 	return st;
 }
 
@@ -801,11 +806,24 @@ int nfs4_session_start(struct client *c, struct nfs4b *nb)
 	/* unique per dbench client: host, process, client number, time */
 	snprintf(nb->owner, sizeof(nb->owner), "dbench.%.40s.%d.%d.%llx", un.nodename, (int)getpid(),
 		 c->id, (unsigned long long)(now_ns() & 0xffffffffffULL));
+	if (c->engine && nfs_opt(c)->shared) {
+		/* the process's clients share one connection, each with its
+		 * own client id, owners and lease on it */
+		struct nfs_proc *proc = nfs_proc_get(c);
+
+		nb->shared = true;
+		if (proc->rpc) {
+			nb->rpc = proc->rpc;
+			goto connected;
+		}
+	}
 	nb->rpc = rpc_init_context();
 	if (!nb->rpc) {
 		snprintf(c->error, sizeof(c->error), "nfs: cannot create an RPC context");
 		return -1;
 	}
+	if (nb->shared)
+		((struct nfs_proc *)*engine_shared(c))->rpc = nb->rpc;
 	call_reset(&nb->connect, NULL, 0);
 	if (rpc_connect_async(nb->rpc, nfs_opt(c)->server, port, on_connect, &nb->connect) != 0) {
 		snprintf(c->error, sizeof(c->error), "nfs: NFSv4 connect to %s port %d: %s",
@@ -815,6 +833,7 @@ int nfs4_session_start(struct client *c, struct nfs4b *nb)
 	snprintf(what, sizeof(what), "connect to port %d", port);
 	if (c4_wait_all(c, &nb->connect, 1, what, NULL) != NFS4_OK)
 		return -1;
+connected:
 	st = setclientid(c, nb);
 	if (st != NFS4_OK) {
 		if (st != STATUS_FATAL)
@@ -848,7 +867,7 @@ int nfs4_session_start(struct client *c, struct nfs4b *nb)
 void nfs4_session_end(struct client *c, struct nfs4b *nb)
 {
 	(void)c;
-	if (nb->rpc)
+	if (nb->rpc && !nb->shared)
 		rpc_destroy_context(nb->rpc);
 	nb->rpc = NULL;
 }

@@ -55,6 +55,9 @@ const struct backend_option nfs_option_table[] = {
 		   "seconds to wait for a reply before the client fails (default 5)"),
 	NFS_OPTION("enable-nlm", BOPT_FLAG, enable_nlm, NULL, NULL,
 		   "byte-range locks (LockX, UnlockX, LOCK4, UNLOCK4, TEST4) through the server's NLM"),
+	NFS_OPTION("nfs-connection", BOPT_STRING, connection, "client", "MODE",
+		   "client (default): a connection (and mount) a client; shared: the clients of a "
+		   "process (--clients-per-process) share one, their calls in flight on it together"),
 	{ .name = NULL },
 };
 
@@ -293,16 +296,41 @@ void nfs_count_wire_bytes(struct client *c, struct rpc_context *rpc)
 	client_count_net(c, ti.tcpi_bytes_acked, ti.tcpi_bytes_received);
 }
 
+/* A client's state, once nothing can reply into it. */
+static void nfsb_free(void *state)
+{
+	struct nfsb *nb = state;
+
+	nfs_async_free(&nb->as);
+	cache_clear(nb);
+	free(nb->cache.slot);
+	free(nb);
+}
+
 void nfsb_teardown(struct client *c)
 {
 	struct nfsb *nb = c->priv;
 
 	if (!nb)
 		return;
-	nfs_async_free(&nb->as);	/* from here on, calls poll their connection */
+	nfs_async_stop(nb->as);	/* from here on, calls poll their connection */
 	/* files left open are closed (their locks released, their unstable
 	 * writes committed) while the connections are there */
 	nb_client_free(c, &nb->nbc);
+	if (nb->shared) {
+		/* the last client of the process closes the connection; the
+		 * states are freed after it (late replies land in them) */
+		nfs_count_wire_bytes(c, nb->nlm);
+#if NLM_BUILT
+		if (nb->nlm)
+			rpc_destroy_context(nb->nlm);
+		nb->nlm = NULL;
+#endif
+		nfs_proc_leave(c, nb, nfsb_free);
+		c->priv = NULL;
+		return;
+	}
+	nfs_async_free(&nb->as);
 	nfs_count_wire_bytes(c, nb->rpc);
 	nfs_count_wire_bytes(c, nb->nlm);
 #if NLM_BUILT
@@ -344,7 +372,21 @@ int nfsb_setup(struct client *c)
 			 "nfs: the loadfile has NLM lock operations (LOCK4, UNLOCK4, TEST4): run with --enable-nlm");
 		goto fail;
 	}
-	nb->nfs = nfs_mount_export(nfs_opt(c), c->error, sizeof(c->error));
+	if (c->engine && nfs_opt(c)->shared) {
+		/* the process's clients share one mount and connection */
+		struct nfs_proc *proc = nfs_proc_get(c);
+
+		nb->shared = true;
+		if (!proc->nfs) {
+			proc->nfs = nfs_mount_export(nfs_opt(c), c->error, sizeof(c->error));
+			if (!proc->nfs)
+				goto fail;
+			proc->rpc = nfs_get_rpc_context(proc->nfs);
+		}
+		nb->nfs = proc->nfs;
+	} else {
+		nb->nfs = nfs_mount_export(nfs_opt(c), c->error, sizeof(c->error));
+	}
 	if (!nb->nfs)
 		goto fail;
 	nb->rpc = nfs_get_rpc_context(nb->nfs);
@@ -377,9 +419,9 @@ int nfsb_setup(struct client *c)
 	if (nfs_opt(c)->enable_nlm && !c->cleanup_only && nlm_connect(c, nb) < 0)
 		goto fail;
 #endif
-	if (c->engine && nfs_async_setup(c, &nb->as, nb->rpc) < 0)
+	if (c->engine && nfs_async_setup(c, &nb->as, nb->rpc, nb->shared) < 0)
 		goto fail;
-	if (nb->as && nb->nlm && nfs_async_watch(c, nb->as, 1, nb->nlm) < 0)
+	if (nb->as && nb->nlm && nfs_async_watch_nlm(c, nb->as, nb->nlm) < 0)
 		goto fail;
 	return 0;
 fail:
@@ -536,6 +578,14 @@ int nfsb_init(void *be_opt, const struct run_info *run)
 
 	if (check_options(o, run) < 0)
 		return -1;
+	if (strcmp(o->connection, "client") == 0) {
+		o->shared = 0;
+	} else if (strcmp(o->connection, "shared") == 0) {
+		o->shared = 1;
+	} else {
+		warnx_("nfs: --nfs-connection: '%s' is not client or shared", o->connection);
+		return -1;
+	}
 #if !NLM_BUILT
 	if (o->enable_nlm) {
 		warnx_("nfs: --enable-nlm: this dbench was built with a libnfs without NLM");

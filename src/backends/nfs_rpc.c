@@ -58,6 +58,8 @@ void on_reply(struct rpc_context *rpc, int status, void *data, void *private_dat
 		snprintf(nb->r.error, sizeof(nb->r.error), "%s", (const char *)data);
 	}
 	nb->r.done = true;
+	if (nb->as)
+		nfs_async_wake(nb->as);
 }
 
 void reply_reset(struct nfsb *nb, void (*extract)(struct nfsb *, void *))
