@@ -71,35 +71,81 @@ json_shape() {
 	assert_no_procs
 }
 
-@test "nfs engine: the NFSv3 ops loadfile on the event loop, no mismatch" {
-	cp "$DBENCH_SRCDIR/loadfiles/nfs.txt" "$T/nfs.txt"
-	nfs_dbench -c "$T/nfs.txt" --passes 2 --clients-per-process 4 1
-	echo "$output"
-	echo "$stderr"
-	[ "$status" -eq 0 ]
-	[[ "$output" == *" 0 mismatches"* ]]
-	[[ "$output" == *"READ3"* ]]
-	assert_export_empty
+# connections from the clients to the NFS port (2049) now
+nfs_connections() {
+	nfs_ns_exec ss -Htn state established '( dport = :2049 )' | wc -l
 }
 
-@test "nfs engine: a server that stops answering: each client gives up after --nfs-timeout, exit 1" {
-	local pid gpid rc=0
+@test "nfs engine: --nfs-connection shared: one connection a process, NFSv3 and NFSv4, sane runs" {
+	local pid rc n
+	for v in 3 4; do
+		nfs_ns_exec timeout 120 "$DBENCH" -B nfs --server 127.0.0.1 --export /export \
+			--nfs-version "$v" --nfs-timeout 30 -c "$T/client.txt" -t 4 --warmup 1 \
+			--clients-per-process 8 --nfs-connection shared --json "$T/r$v.json" 2 \
+			>"$T/out" 2>"$T/err" &
+		pid=$!
+		wait_running "$T/out"
+		n=$(nfs_connections)
+		rc=0
+		wait "$pid" || rc=$?
+		cat "$T/out" "$T/err"
+		[ "$rc" -eq 0 ]
+		# 16 clients on 2 connections
+		[ "$n" -eq 2 ]
+		grep -q " 0 mismatches" "$T/out"
+		grep -q "^Throughput .* 16 clients  2 procs" "$T/out"
+		[ "$(jq '.results.idle_clients' "$T/r$v.json")" -eq 0 ]
+		assert_export_empty
+	done
+	# the default: a connection a client
 	nfs_ns_exec timeout 120 "$DBENCH" -B nfs --server 127.0.0.1 --export /export \
-		--nfs-timeout 1 -c "$T/client.txt" -t 60 --warmup 0 --clients-per-process 4 2 \
+		--nfs-timeout 30 -c "$T/client.txt" -t 4 --warmup 1 --clients-per-process 8 2 \
 		>"$T/out" 2>"$T/err" &
 	pid=$!
 	wait_running "$T/out"
-	gpid=$(nfs_server_pid)
-	kill -STOP "$gpid"
-	SECONDS=0
-	wait "$pid" || rc=$?
-	kill -CONT "$gpid"
-	cat "$T/out" "$T/err"
-	[ "$rc" -eq 1 ]
-	[ "$SECONDS" -lt 20 ]
-	[ "$(grep -c "^dbench: client [0-9] failed: nfs 127.0.0.1: .*no reply in 1 s: the server stopped answering" "$T/err")" -eq 8 ]
-	grep -q "^Throughput .* 8 clients  2 procs" "$T/out"
+	n=$(nfs_connections)
+	wait "$pid"
+	[ "$n" -eq 16 ]
+	nfs_dbench -c "$T/client.txt" -t 1 --nfs-connection bogus 1
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbench: nfs: --nfs-connection: 'bogus' is not client or shared" ]
 	assert_no_procs
+}
+
+@test "nfs engine: the NFSv3 ops loadfile on the event loop, no mismatch" {
+	cp "$DBENCH_SRCDIR/loadfiles/nfs.txt" "$T/nfs.txt"
+	for mode in client shared; do
+		nfs_dbench -c "$T/nfs.txt" --passes 2 --clients-per-process 4 --nfs-connection "$mode" 1
+		echo "$output"
+		echo "$stderr"
+		[ "$status" -eq 0 ]
+		[[ "$output" == *" 0 mismatches"* ]]
+		[[ "$output" == *"READ3"* ]]
+		assert_export_empty
+	done
+}
+
+@test "nfs engine: a server that stops answering: each client gives up after --nfs-timeout, exit 1" {
+	local pid gpid rc mode
+	for mode in client shared; do
+		nfs_ns_exec timeout 120 "$DBENCH" -B nfs --server 127.0.0.1 --export /export \
+			--nfs-timeout 1 -c "$T/client.txt" -t 60 --warmup 0 --clients-per-process 4 \
+			--nfs-connection "$mode" 2 >"$T/out" 2>"$T/err" &
+		pid=$!
+		wait_running "$T/out"
+		gpid=$(nfs_server_pid)
+		kill -STOP "$gpid"
+		SECONDS=0
+		rc=0
+		wait "$pid" || rc=$?
+		kill -CONT "$gpid"
+		cat "$T/out" "$T/err"
+		[ "$rc" -eq 1 ]
+		[ "$SECONDS" -lt 20 ]
+		[ "$(grep -c "^dbench: client [0-9] failed: nfs 127.0.0.1: .*no reply in 1 s: the server stopped answering" "$T/err")" -eq 8 ]
+		grep -q "^Throughput .* 8 clients  2 procs" "$T/out"
+		assert_no_procs
+	done
 }
 
 @test "nfs engine: a server stopped past the end: its clients' ops are given up after --grace, counted, reported" {
