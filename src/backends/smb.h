@@ -116,9 +116,10 @@ int smb_connect_share(SMBCCTX *ctx, struct smb_facts *facts, char *error, size_t
 /* Parse --smb-signing, --smb-encrypt and the algorithm lists; -1 after
  * one line on stderr. */
 int smb_secure_parse(void);
-/* In the parent, once: give libsmbclient the settings of those options
- * (a private smb.conf overlay, loaded and removed); -1 after one line. */
-int smb_secure_load(SMBCCTX *ctx);
+/* For each new context, before smbc_init_context: give libsmbclient the
+ * settings of those options (a private smb.conf overlay, loaded and
+ * removed); -1 with error set. */
+int smb_secure_apply(SMBCCTX *ctx, char *error, size_t len);
 /* For each new context: the encryption level, and the hook that sees the
  * connection it makes. */
 void smb_secure_context(SMBCCTX *ctx);

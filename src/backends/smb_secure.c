@@ -6,10 +6,13 @@
  *
  * Giving them: libsmbclient takes signing and the algorithm lists from
  * smb.conf only.  smbc_setConfiguration loads a file on top of what it has
- * read already (the user's smb.conf or ~/.smb/smb.conf), so the parent
- * writes a private file with only the settings given, loads it and removes
- * it at once; the clients inherit the loaded settings when they fork.  The
- * user's files are never written and still count for everything else.
+ * read already (the user's smb.conf or ~/.smb/smb.conf), so each context
+ * gets a private file with only the settings given, loaded and removed at
+ * once.  Each: the settings are process-wide, but libsmbclient drops them
+ * when its last context is freed and again when a new context is made, so
+ * they are loaded between smbc_new_context and smbc_init_context, which is
+ * where they held in every case measured.  The user's files are never
+ * written and still count for everything else.
  * --smb-encrypt is also given as libsmbclient's encryption level
  * (smbc_setOptionSmbEncryptionLevel), which is what makes it ask.
  *
@@ -177,32 +180,39 @@ static size_t overlay_text(char *buf, size_t len)
 	return n;
 }
 
-int smb_secure_load(SMBCCTX *ctx)
+int smb_secure_apply(SMBCCTX *ctx, char *error, size_t len)
 {
 	char lines[1024], path[PATH_MAX], text[1200];
 	const char *tmp = getenv("TMPDIR");
-	int fd, rc;
+	int fd, rc, err;
 	size_t n = overlay_text(lines, sizeof(lines));
 
 	if (!n)
 		return 0;	/* nothing given: libsmbclient's own configuration */
 	snprintf(text, sizeof(text),
-		 "# dbench's client settings for one run (removed once loaded)\n[global]\n%s", lines);
+		 "# dbench's client settings for one connection (removed once loaded)\n[global]\n%s",
+		 lines);
 	snprintf(path, sizeof(path), "%s/dbench-smb.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	fd = mkstemp(path);
 	if (fd < 0) {
-		warnx_("cannot write libsmbclient's settings to %s: %s", path, strerror(errno));
+		snprintf(error, len, "cannot write libsmbclient's settings to %s: %s", path,
+			 strerror(errno));
 		return -1;
 	}
 	rc = write_all(fd, text, strlen(text));
-	if (close(fd) < 0)
+	err = errno;
+	if (close(fd) < 0 && rc == 0) {
 		rc = -1;
-	if (rc == 0 && smbc_setConfiguration(ctx, path) < 0)
+		err = errno;
+	}
+	if (rc == 0 && smbc_setConfiguration(ctx, path) < 0) {
 		rc = -1;
+		err = errno;
+	}
 	unlink(path);
 	if (rc < 0)
-		warnx_("libsmbclient could not load the settings of --smb-signing/--smb-encrypt (%s)",
-		       strerror(errno));
+		snprintf(error, len, "libsmbclient could not load the settings of the smb options from %s: %s",
+			 path, strerror(err));
 	return rc;
 }
 

@@ -219,6 +219,10 @@ SMBCCTX *smb_new_context(char *error, size_t len)
 	smbc_setOptionNoAutoAnonymousLogin(ctx, smbopt.user[0] != '\0');
 	smbc_setOptionProtocols(ctx, smbopt.min_proto, smbopt.max_proto);
 	smb_secure_context(ctx);
+	if (smb_secure_apply(ctx, error, len) < 0) {
+		smbc_free_context(ctx, 1);
+		return NULL;
+	}
 	if (!smbc_init_context(ctx)) {
 		snprintf(error, len, "cannot set up libsmbclient: %s", strerror(errno));
 		smbc_free_context(ctx, 1);
@@ -564,10 +568,6 @@ int smb_init(struct options *opt)
 	ctx = smb_new_context(error, sizeof(error));
 	if (!ctx) {
 		warnx_("%s", error);
-		return -1;
-	}
-	if (smb_secure_load(ctx) < 0) {
-		smbc_free_context(ctx, 1);
 		return -1;
 	}
 	/* ... which also tells what the session negotiated, for the banner
