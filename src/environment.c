@@ -365,9 +365,7 @@ json_t *environment_to_json(const struct environment *env)
 			json_object_set_new(session, env->session_name[i],
 					    json_string(env->session_value[i]));
 		json_object_set_new(obj, "session", session);
-	} else {
-		json_object_set_new(obj, "session", json_null());
-	}
+	}	/* else none: a document of a backend that tells nothing is as before */
 	return obj;
 }
 

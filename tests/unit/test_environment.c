@@ -111,7 +111,7 @@ static void test_collect_and_round_trip(void **state)
 }
 
 /* What a backend noted about its session: in every environment collected
- * after, in the JSON and back, copied, and null when nothing was noted. */
+ * after, in the JSON and back, copied, and absent when nothing was noted. */
 static void test_session(void **state)
 {
 	struct options opt = { .clients_per_process = 1 };
@@ -125,7 +125,7 @@ static void test_session(void **state)
 	environment_collect(&env, &opt, 0);
 	assert_int_equal(env.nsession, 0);
 	obj = environment_to_json(&env);
-	assert_true(json_is_null(json_object_get(obj, "session")));
+	assert_null(json_object_get(obj, "session"));
 	json_decref(obj);
 	environment_free(&env);
 	out = open_memstream(&text, &len);
