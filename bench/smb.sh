@@ -42,22 +42,20 @@ trap 'smbd_stop; rm -rf "$W"' EXIT
 HZ=$(getconf CLK_TCK)
 export DBENCH_SMB_PASSWORD=$SMBD_PASS
 
-# The options of a mode, and the Session line it must give.
-mode_args() {
+# mode_of MODE: the options of a mode (MODE_ARGS) and the Session line it
+# must give (MODE_SESSION, a regular expression).
+mode_of() {
 	case $1 in
-	plain|epoll) echo "--smb-signing off --smb-encrypt off" ;;
-	sign-*)	echo "--smb-signing required --smb-encrypt off --smb-signing-algorithms ${1#sign-}" ;;
-	enc-*)	echo "--smb-encrypt required --smb-encryption-algorithms ${1#enc-}" ;;
-	smb2.02) echo "--smb-protocol SMB2_02 --smb-signing off --smb-encrypt off" ;;
+	plain|epoll)
+		MODE_ARGS="--smb-signing off --smb-encrypt off"
+		MODE_SESSION="dialect SMB3_11, signed no, .* encrypted no," ;;
+	sign-*)	MODE_ARGS="--smb-signing required --smb-encrypt off --smb-signing-algorithms ${1#sign-}"
+		MODE_SESSION="dialect SMB3_11, signed yes, signing_algorithm ${1#sign-}, encrypted no," ;;
+	enc-*)	MODE_ARGS="--smb-encrypt required --smb-encryption-algorithms ${1#enc-}"
+		MODE_SESSION="dialect SMB3_11, signed no, .* encrypted yes, cipher ${1#enc-}\$" ;;
+	smb2.02) MODE_ARGS="--smb-protocol SMB2_02 --smb-signing off --smb-encrypt off"
+		MODE_SESSION="dialect SMB2_02, signed no, .* encrypted no," ;;
 	*)	echo "bench: unknown mode $1" >&2; exit 2 ;;
-	esac
-}
-mode_session() {
-	case $1 in
-	plain|epoll) echo "dialect SMB3_11, signed no, .* encrypted no," ;;
-	sign-*)	echo "dialect SMB3_11, signed yes, signing_algorithm ${1#sign-}, encrypted no," ;;
-	enc-*)	echo "dialect SMB3_11, signed no, .* encrypted yes, cipher ${1#enc-}\$" ;;
-	smb2.02) echo "dialect SMB2_02, signed no, .* encrypted no," ;;
 	esac
 }
 
@@ -78,11 +76,12 @@ median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] 
 # One run: prints "MODE CLIENTS ops/s client_us/op smbd_us/op".
 run_one() {
 	local mode=$1 n=$2 out before after ops secs cu cs
+	mode_of "$mode"
 	before=$(smbd_ticks)
-	# shellcheck disable=SC2046 # the mode's options are words
+	# shellcheck disable=SC2086 # the mode's options are words
 	out=$([ "$mode" != epoll ] || export DBENCH_SMB_TEVENT_DEFAULT=1
 		/usr/bin/time -f "TIME %U %S" "$DBENCH" -B smb --smb-share "//127.0.0.1:$SMBD_PORT/private" \
-		--smb-user "$SMBD_USER" $(mode_args "$mode") -c "$LOADFILE" -t "$SECS" --warmup 0 "$n" 2>&1)
+		--smb-user "$SMBD_USER" $MODE_ARGS -c "$LOADFILE" -t "$SECS" --warmup 0 "$n" 2>&1)
 	# smbd reaps the connection children: wait until only the master is left
 	for _ in $(seq 100); do
 		[ "$(pgrep -c -g "$SMBD_PID")" -le 1 ] && break
@@ -90,7 +89,7 @@ run_one() {
 	done
 	after=$(smbd_ticks)
 	grep -q ", 0 mismatches," <<<"$out" || { echo "bench: $mode: mismatches or a failure:" >&2; echo "$out" >&2; exit 1; }
-	grep -Eq "^Session: $(mode_session "$mode")" <<<"$out" ||
+	grep -Eq "^Session: $MODE_SESSION" <<<"$out" ||
 		{ echo "bench: $mode did not get what it asked for:" >&2; grep -E '^Session' <<<"$out" >&2; exit 1; }
 	ops=$(awk '/^Operations / { print $2 }' <<<"$out")
 	secs=$(awk '/^Operations / { print $4 }' <<<"$out")
@@ -102,7 +101,7 @@ run_one() {
 
 echo "== SMB signing and encryption against a private smbd on 127.0.0.1:$SMBD_PORT ($(smbd -V))"
 echo "   loadfile $LOADFILE, -t $SECS --warmup 0, $ROUNDS rounds A B A B, $(nproc) cores, load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-for r in $(seq "$ROUNDS"); do
+for _ in $(seq "$ROUNDS"); do
 	for n in $CLIENTS; do
 		for m in $MODES; do
 			run_one "$m" "$n" | tee -a "$W/runs"
