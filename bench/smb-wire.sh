@@ -27,6 +27,7 @@ CLASSIC=${CLASSIC:-/usr/share/dbench/client.txt}
 . tests/lib/smbwire.sh
 # smbd counts the SMB2 requests it serves (smbstatus --profile): the
 # classic pass is counted there, a capture of it would be gigabytes
+# shellcheck disable=SC2034 # read by smbd_start
 SMBD_EXTRA_CONF='[global]
 	smbd profiling level = on'
 smbd_start || exit 2

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # smbwire.sh - what went over the wire to a private smbd (tests/lib/smbd.sh):
 # dumpcap captures its port on lo, tshark decodes the SMB2 messages.  For the
 # tests that check a session really is signed or encrypted, and for the
