@@ -121,7 +121,7 @@ static void test_session(void **state)
 	FILE *out;
 
 	(void)state;
-	environment_collect(&env, &opt, 0);
+	environment_collect(&env, &opt, 0, NULL);
 	assert_int_equal(env.nsession, 0);
 	obj = environment_to_json(&env);
 	assert_null(json_object_get(obj, "session"));
@@ -135,7 +135,7 @@ static void test_session(void **state)
 
 	environment_note_session("dialect", "SMB3_11");
 	environment_note_session("encrypted", "yes");
-	environment_collect(&env, &opt, 0);
+	environment_collect(&env, &opt, 0, NULL);
 	assert_int_equal(env.nsession, 2);
 	obj = environment_to_json(&env);
 	assert_string_equal(json_string_value(json_object_get(json_object_get(obj, "session"), "dialect")),
