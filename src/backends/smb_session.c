@@ -44,6 +44,16 @@ const struct backend_option smb_option_table[] = {
 		   "the dialects to allow, MIN[:MAX] of SMB2_02 SMB2_10 SMB3_00 SMB3_02 SMB3_11 (default SMB2_02:SMB3_11)"),
 	SMB_OPTION("smb-timeout", timeout_arg, "SECS",
 		   "seconds to wait for the server's answer before the client gives up (default 10)"),
+	SMB_OPTION("smb-signing", signing_arg, "MODE",
+		   "SMB signing, as Samba's `client signing`: off, if_required, desired, required "
+		   "(default: libsmbclient's smb.conf)"),
+	SMB_OPTION("smb-encrypt", encrypt_arg, "MODE",
+		   "SMB3 encryption, as Samba's `client smb encrypt`: off, if_required, desired, required "
+		   "(default: libsmbclient's smb.conf)"),
+	SMB_OPTION("smb-signing-algorithms", signing_algos_arg, "LIST",
+		   "SMB3.1.1 signing algorithms to offer, in order: AES-128-GMAC,AES-128-CMAC,HMAC-SHA256"),
+	SMB_OPTION("smb-encryption-algorithms", cipher_algos_arg, "LIST",
+		   "SMB3.1.1 ciphers to offer, in order: AES-128-GCM,AES-128-CCM,AES-256-GCM,AES-256-CCM"),
 	{ .name = NULL },
 };
 
@@ -207,6 +217,11 @@ SMBCCTX *smb_new_context(const struct smb_options *o, char *error, size_t len)
 	/* with a user, a refused logon must fail, not become a guest logon */
 	smbc_setOptionNoAutoAnonymousLogin(ctx, o->user[0] != '\0');
 	smbc_setOptionProtocols(ctx, o->min_proto, o->max_proto);
+	smb_secure_context(o, ctx);
+	if (smb_secure_apply(o, ctx, error, len) < 0) {
+		smbc_free_context(ctx, 1);
+		return NULL;
+	}
 	if (!smbc_init_context(ctx)) {
 		snprintf(error, len, "cannot set up libsmbclient: %s", strerror(errno));
 		smbc_free_context(ctx, 1);
@@ -272,14 +287,18 @@ static void connect_error(const struct smb_options *o, SMBCCTX *ctx, int err, ch
 	}
 }
 
-int smb_connect_share(const struct smb_options *o, SMBCCTX *ctx, char *error, size_t len)
+int smb_connect_share(const struct smb_options *o, SMBCCTX *ctx, struct smb_facts *facts,
+		      char *error, size_t len)
 {
+	struct smb_facts own;
 	struct stat st;
 
 	if (smbc_getFunctionStat(ctx)(ctx, o->base_url, &st) < 0) {
 		connect_error(o, ctx, errno, error, len);
 		return -1;
 	}
+	if (smb_secure_check(o, facts ? facts : &own, error, len) < 0)
+		return -1;
 	if (!S_ISDIR(st.st_mode)) {
 		snprintf(error, len, "%s is not a directory", o->display);
 		return -1;
@@ -523,6 +542,7 @@ static void build_urls(struct smb_options *o)
 int smb_init(void *be_opt, const struct run_info *run)
 {
 	struct smb_options *o = be_opt;
+	struct smb_facts facts;
 	char error[512];
 	SMBCCTX *ctx;
 	int rc;
@@ -532,7 +552,8 @@ int smb_init(void *be_opt, const struct run_info *run)
 		return -1;
 	}
 	if (parse_share(o, o->share_arg, run->port) < 0 || parse_protocol(o, o->protocol_arg) < 0 ||
-	    parse_timeout(o, o->timeout_arg) < 0 || refuse_local_options(&o->files) < 0)
+	    parse_timeout(o, o->timeout_arg) < 0 || smb_secure_parse(o) < 0 ||
+	    refuse_local_options(&o->files) < 0)
 		return -1;
 	if (o->user_arg && parse_user(o, o->user_arg) < 0)
 		return -1;
@@ -545,9 +566,14 @@ int smb_init(void *be_opt, const struct run_info *run)
 		warnx_("%s", error);
 		return -1;
 	}
-	rc = smb_connect_share(o, ctx, error, sizeof(error));
+	/* ... which also tells what the session negotiated, for the banner
+	 * and the JSON environment, and refuses a mode required but not
+	 * in force */
+	rc = smb_connect_share(o, ctx, &facts, error, sizeof(error));
 	smbc_free_context(ctx, 1);
 	if (rc < 0)
 		warnx_("%s", error);
+	else
+		smb_secure_note(&facts);
 	return rc;
 }
