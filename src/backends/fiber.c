@@ -29,6 +29,25 @@
 #define STACK_SIZE (256 * 1024)		/* mapped: only the pages an op touches are resident */
 #endif
 
+#if defined(__x86_64__) && !defined(FIBER_ASAN)
+#define FIBER_ASM 1
+/* Save the callee-saved registers on this stack, store the stack pointer
+ * in *from, load to, restore that stack's registers and return where it
+ * left (or, the first time, into the entry its stack was made with). */
+void dbench_fiber_switch(void **from, void *to);
+__asm__(".text\n"
+	".globl dbench_fiber_switch\n"
+	".hidden dbench_fiber_switch\n"
+	".type dbench_fiber_switch,@function\n"
+	"dbench_fiber_switch:\n"
+	"\tpushq %rbp\n\tpushq %rbx\n\tpushq %r12\n\tpushq %r13\n\tpushq %r14\n\tpushq %r15\n"
+	"\tmovq %rsp, (%rdi)\n"
+	"\tmovq %rsi, %rsp\n"
+	"\tpopq %r15\n\tpopq %r14\n\tpopq %r13\n\tpopq %r12\n\tpopq %rbx\n\tpopq %rbp\n"
+	"\tret\n"
+	".size dbench_fiber_switch, .-dbench_fiber_switch\n");
+#endif
+
 /* The fiber running now, or NULL (the event loop).  A process runs one
  * thread: this is its only fiber state. */
 static struct fiber *current;
@@ -40,11 +59,13 @@ static size_t loop_stack_size;
 
 static void to_fiber(struct fiber *f)
 {
-#ifdef FIBER_ASAN
+#if defined(FIBER_ASM)
+	current = f;
+	dbench_fiber_switch(&f->back_sp, f->sp);
+#elif defined(FIBER_ASAN)
 	void *fake = NULL;
 
-	__sanitizer_start_switch_fiber(&fake, (char *)f->stack + getpagesize(),
-				       f->stack_size - (size_t)getpagesize());
+	__sanitizer_start_switch_fiber(&fake, (char *)f->stack + f->guard, f->stack_size - f->guard);
 	current = f;
 	swapcontext(&f->back, &f->ctx);
 	__sanitizer_finish_switch_fiber(fake, NULL, NULL);
@@ -58,7 +79,10 @@ static void to_fiber(struct fiber *f)
 /* From the fiber back to the loop; done: the fiber's op is over. */
 static void to_loop(struct fiber *f, bool done)
 {
-#ifdef FIBER_ASAN
+#if defined(FIBER_ASM)
+	(void)done;
+	dbench_fiber_switch(&f->sp, f->back_sp);
+#elif defined(FIBER_ASAN)
 	__sanitizer_start_switch_fiber(done ? NULL : &f->fake_stack, loop_stack, loop_stack_size);
 	swapcontext(&f->ctx, &f->back);
 	__sanitizer_finish_switch_fiber(f->fake_stack, &loop_stack, &loop_stack_size);
@@ -94,7 +118,8 @@ int fiber_init(struct fiber *f, struct client *c)
 		snprintf(c->error, sizeof(c->error), "cannot map an op's stack: %s", strerror(errno));
 		return -1;
 	}
-	mprotect(f->stack, (size_t)page, PROT_NONE);	/* an overflow faults */
+	f->guard = (size_t)page;
+	mprotect(f->stack, f->guard, PROT_NONE);	/* an overflow faults */
 	return 0;
 }
 
@@ -108,18 +133,28 @@ void fiber_free(struct fiber *f)
 uint32_t fiber_submit(struct fiber *f, struct client *c, const struct op *op,
 		      uint32_t (*handler)(struct client *c, const struct op *op))
 {
-	long page = sysconf(_SC_PAGESIZE);
-
 	f->handler = handler;
 	f->c = c;
 	f->op = op;
 	f->running = true;
 	f->expired = false;
+#ifdef FIBER_ASM
+	/* the top of the stack: a zero return address for entry (which
+	 * never returns), entry for the switch's ret, its 6 registers */
+	void **sp = (void **)(((uintptr_t)f->stack + f->stack_size) & ~(uintptr_t)15);
+
+	*--sp = NULL;
+	*--sp = (void *)entry;
+	for (int i = 0; i < 6; i++)
+		*--sp = NULL;
+	f->sp = sp;
+#else
 	getcontext(&f->ctx);
-	f->ctx.uc_stack.ss_sp = (char *)f->stack + page;
-	f->ctx.uc_stack.ss_size = f->stack_size - (size_t)page;
+	f->ctx.uc_stack.ss_sp = (char *)f->stack + f->guard;
+	f->ctx.uc_stack.ss_size = f->stack_size - f->guard;
 	f->ctx.uc_link = NULL;
 	makecontext(&f->ctx, entry, 0);
+#endif
 	to_fiber(f);
 	return f->running ? STATUS_PENDING : f->status;
 }
