@@ -48,6 +48,20 @@ assert_export_empty() {
 	[ -z "$left" ] || { echo "left on the export: $left"; return 1; }
 }
 
+# The run's parent: the dbench (its command line naming $1) whose parent
+# is not a dbench (nfs_ns_exec runs it under timeout, in the namespace).
+run_parent() {
+	local p pp
+	for p in $(pgrep -f -- "$1"); do
+		[ "$(ps -o comm= -p "$p")" = dbench ] || continue
+		pp=$(ps -o ppid= -p "$p" | tr -d ' ')
+		[ -n "$pp" ] && [ "$(ps -o comm= -p "$pp")" != dbench ] || continue
+		echo "$p"
+		return 0
+	done
+	return 1
+}
+
 json_shape() {
 	jq -r '[paths | map(if type == "number" then "[]" else . end) | join(".")] | unique | .[]' "$1"
 }
@@ -183,11 +197,7 @@ assert mx >= 2e9, mx' "$T/r.json"
 		--nfs-timeout 30 -c "$T/client.txt" -t 60 --clients-per-process 8 2 >"$T/out" 2>"$T/err" &
 	pid=$!
 	wait_running "$T/out"
-	# the run's parent: a dbench whose parent is not one
-	for p in $(pgrep -f -- "$T/client.txt"); do
-		[ "$(ps -o comm= -p "$p")" = dbench ] &&
-			[ "$(ps -o comm= -p "$(ps -o ppid= -p "$p" | tr -d ' ')")" != dbench ] && kill -INT "$p"
-	done
+	kill -INT "$(run_parent "$T/client.txt")"
 	wait "$pid" || rc=$?
 	cat "$T/out" "$T/err"
 	[ "$rc" -eq 130 ]
