@@ -20,7 +20,7 @@ teardown() { remove_tmp; }
 	[[ "$output" == *$'\nBackends (-B NAME):\n'* ]]
 	for line in "  fileio   the local file system under -D" \
 		"(works in -D, file options, dbench's default, built in)" \
-		"  sockio   tbench: " "(takes a server, network, tbench's default, built in)" \
+		"  sockio   tbench: " "(takes a server, network, asynchronous, tbench's default, built in)" \
 		"  null     does nothing" \
 		"fileio backend options (-B fileio):" "sockio backend options (-B sockio):" \
 		"Modules (dbench-NAME.so) are looked for in "; do
