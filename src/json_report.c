@@ -1,6 +1,7 @@
 /*
  * json_report.c - a results value as the --json document and back:
- * results_to_json, results_from_json and the file around them (results.h).
+ * results_to_json, results_from_json and the file around them
+ * (json_report.h).
  * Built with jansson, so that names and paths are escaped correctly
  * whatever they hold.
  *
@@ -27,6 +28,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "json_report.h"
 #include "results.h"
 #include "util.h"
 
