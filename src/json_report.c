@@ -484,7 +484,12 @@ int results_write_error_json(const char *path, int stdout_fd, const char *progna
 	return json_write_document(doc, path, stdout_fd, true);	/* already failing: no second message */
 }
 
-/* ---- reading a document back ---- */
+/* ---- reading a document back ----
+ *
+ * The readers name each member, in the order results_to_json writes them
+ * (get_u64(rd, obj, "count"), ...): runs of the same shape, kept on
+ * purpose, so that the reader and the writer can be checked against each
+ * other and against doc/dbench-result.schema.json line by line. */
 
 /* Where the reader is, for its one-line error. */
 struct reader {
