@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "json_report.h"
 #include "loadfile.h"
 #include "mpi_run.h"
 #include "options.h"

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "json_report.h"
 #include "latency.h"
 #include "mpi_run.h"
 #include "options.h"

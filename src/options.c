@@ -460,8 +460,14 @@ static const struct backend *choose_variant(const struct backend *be, void *be_o
 	return chosen;
 }
 
+static void parse_or_exit(poptContext pc);
+static void check_core_values(poptContext pc);
+static void parse_arguments(poptContext pc, const struct backend *be);
+static void derive_and_check(poptContext pc, const struct backend *be, void *be_opt);
+
 const struct backend *options_parse(int argc, const char **argv, void **be_opt)
 {
+	/* the core's options; the backends' come from the registry (build_table) */
 	struct poptOption core[] = {
 		{ "timelimit", 't', POPT_ARG_STRING, &text.timelimit, 0,
 		  "measure for SECS seconds after the warmup (default 600)", "SECS" },
@@ -546,9 +552,7 @@ const struct backend *options_parse(int argc, const char **argv, void **be_opt)
 	const struct backend *be;
 	const char *named;
 	bool help;
-	int rc;
 	poptContext pc;
-	const char *arg;
 
 	options.argc = argc;
 	options.argv = argv;
@@ -564,6 +568,28 @@ const struct backend *options_parse(int argc, const char **argv, void **be_opt)
 	pc = poptGetContext(options.progname, argc, argv, build_table(core), 0);
 	poptSetOtherOptionHelp(pc, strcmp(options.progname, "tbench") == 0 ?
 				       "[OPTION...] NPROCS [SERVER[:PORT]]" : "[OPTION...] NPROCS");
+	parse_or_exit(pc);
+	/* -B hidden where the scan above did not see it (-sBnull) */
+	if (strcmp(be->name, options.backend) != 0)
+		be = find_backend_or_exit(options.backend);
+	refuse_foreign(pc, be);
+	*be_opt = block_of(be);
+	if (be->flags & BACKEND_FILES)	/* the block starts with them (backend.h) */
+		memcpy(*be_opt, &files_opt, sizeof(files_opt));
+	be = choose_variant(be, *be_opt);
+	check_core_values(pc);
+	parse_arguments(pc, be);
+	derive_and_check(pc, be, *be_opt);
+	poptFreeContext(pc);
+	return be;
+}
+
+/* Parse the command line; --help, --usage and --version print and exit
+ * here, a bad option is one line and exit 2. */
+static void parse_or_exit(poptContext pc)
+{
+	int rc;
+
 	while ((rc = poptGetNextOpt(pc)) > 0)
 		if (rc >= ORIGIN_CODE && (size_t)(rc - ORIGIN_CODE) < norigins)
 			origins[rc - ORIGIN_CODE].given = true;
@@ -584,15 +610,12 @@ const struct backend *options_parse(int argc, const char **argv, void **be_opt)
 		poptFreeContext(pc);
 		exit(0);
 	}
-	/* -B hidden where the scan above did not see it (-sBnull) */
-	if (strcmp(be->name, options.backend) != 0)
-		be = find_backend_or_exit(options.backend);
-	refuse_foreign(pc, be);
-	*be_opt = block_of(be);
-	if (be->flags & BACKEND_FILES)	/* the block starts with them (backend.h) */
-		memcpy(*be_opt, &files_opt, sizeof(files_opt));
-	be = choose_variant(be, *be_opt);
+}
 
+/* The core's values: each checked and converted, one line naming the
+ * option when it is bad. */
+static void check_core_values(poptContext pc)
+{
 	int_option(pc, "-t", text.timelimit, &options.timelimit, 0, 100000000);
 	options.timelimit_given = text.timelimit != NULL;
 	int_option(pc, "--warmup", text.warmup, &options.warmup, 0, 100000000);
@@ -653,6 +676,13 @@ const struct backend *options_parse(int argc, const char **argv, void **be_opt)
 			usage_error(pc, "-R: '%s' is not a rate in MB/sec", text.rate);
 	}
 
+}
+
+/* NPROCS (or the counts of --sweep) and tbench's SERVER[:PORT]. */
+static void parse_arguments(poptContext pc, const struct backend *be)
+{
+	const char *arg;
+
 	arg = options.nsweep ? NULL : poptGetArg(pc);
 	if (!arg && !options.nsweep && options.check_loadfile)
 		arg = "1";	/* what one pass of client 0 does needs no NPROCS */
@@ -686,6 +716,13 @@ const struct backend *options_parse(int argc, const char **argv, void **be_opt)
 	if ((arg = poptGetArg(pc)))
 		usage_error(pc, "unexpected argument '%s'", arg);
 
+}
+
+/* What follows from the values (clients, passes, warmup, the seed, the
+ * loadfile), and the checks that need several of them or the backend:
+ * -D, the outputs. */
+static void derive_and_check(poptContext pc, const struct backend *be, void *be_opt)
+{
 	if ((int64_t)options.nprocs * options.clients_per_process > 100000)
 		usage_error(pc, "%d x %d clients is more than 100000", options.nprocs,
 			    options.clients_per_process);
@@ -713,12 +750,10 @@ const struct backend *options_parse(int argc, const char **argv, void **be_opt)
 				    PKGDATADIR, ABS_SRCDIR);
 	}
 	if ((be->flags & BACKEND_DIRECTORY) && !options.check_loadfile)
-		check_directory(pc, backend_directory(be, *be_opt));
+		check_directory(pc, backend_directory(be, be_opt));
 	if (options.json && options.csv_series && strcmp(options.json, "-") == 0 &&
 	    strcmp(options.csv_series, "-") == 0)
 		usage_error(pc, "--json - and --csv-series - cannot both have stdout");
 	check_output(pc, "--json", options.json);
 	check_output(pc, "--csv-series", options.csv_series);
-	poptFreeContext(pc);
-	return be;
 }

@@ -74,6 +74,7 @@ struct procs {
 	int died_signal;	/* that signal */
 	uint64_t *inflight_ns;	/* per client: the time of the op in flight when
 				   it was killed as stuck, counted once it is reaped */
+	bool engine;		/* the clients run on event loops (engine.c) */
 };
 
 /* Is the process stopped (SIGSTOP, SIGTSTP, a debugger)? */
@@ -274,26 +275,15 @@ static void wall_clock_iso(char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-void run_benchmark(const struct program *prog, const struct backend *be, const void *be_opt,
-		   struct shared *sh, struct run_result *res)
+/* Fork the client processes; each waits on the release pipe.  Returns
+ * with pr->running of them started (all, unless a fork failed: then the
+ * region's stop flag is set). */
+static void start_clients(struct procs *pr, const struct program *prog, const struct backend *be,
+			  const void *be_opt, struct shared *sh, int release[2])
 {
-	struct procs pr = { .pid = xcalloc((size_t)options.nprocs, sizeof(pid_t)),
-			    .inflight_ns = xcalloc((size_t)options.nclients, sizeof(uint64_t)) };
-	bool fixed_work = options.passes > 0;
-	int release[2];
-	uint64_t tick, warmup_ns = (uint64_t)options.warmup * NSEC_PER_SEC;
-	uint64_t fork_start = now_ns(), next_print = fork_start + NSEC_PER_SEC, end_seen = 0;
-	uint64_t grace_ns = (uint64_t)options.grace * NSEC_PER_SEC;
-	bool engine = (be->flags & BACKEND_ASYNC) && options.clients_per_process > 1;
-	struct progress_state ps;
+	uint64_t fork_start = now_ns(), next_print = fork_start + NSEC_PER_SEC;
 	pid_t parent = getpid();
 
-	memset(res, 0, sizeof(*res));
-	signals_parent_catch();
-	if (pipe(release) < 0)
-		die(EXIT_RUN_FAILED, "pipe: %s", strerror(errno));
-	sh->measure_end_ns = UINT64_MAX;
-	sh->procs_left = options.nprocs;
 	fflush(stdout);
 	fflush(stderr);
 	for (int p = 0; p < options.nprocs; p++) {
@@ -309,8 +299,8 @@ void run_benchmark(const struct program *prog, const struct backend *be, const v
 			client_process_main(p * options.clients_per_process, options.clients_per_process, prog,
 					    be, be_opt, sh, release[0], parent);
 		}
-		pr.pid[p] = pid;
-		pr.running++;
+		pr->pid[p] = pid;
+		pr->running++;
 		if (!options.machine_readable && p + 1 < options.nprocs && now_ns() >= next_print) {
 			/* thousands of forks take a while: show the start going on */
 			printf("%d of %d processes started %3.0f sec\n", p + 1, options.nprocs,
@@ -319,8 +309,13 @@ void run_benchmark(const struct program *prog, const struct backend *be, const v
 		}
 	}
 	close(release[0]);
+}
 
-	bool ready = pr.running == options.nprocs && wait_ready(&pr, sh);
+/* Is every client set up (with --mpi: on every rank)?  A rank that was
+ * ready while another was not is told in res->peer_failed. */
+static bool clients_ready(struct procs *pr, struct shared *sh, struct run_result *res)
+{
+	bool ready = pr->running == options.nprocs && wait_ready(pr, sh);
 
 	if (mpi_on()) {
 		/* every rank's clients are set up, or none starts */
@@ -332,32 +327,39 @@ void run_benchmark(const struct program *prog, const struct backend *be, const v
 			ready = false;
 		}
 	}
-	if (!ready) {
-		/* release the ones that are waiting, with the stop flag set */
-		uint64_t stop = now_ns();
+	return ready;
+}
 
-		region_stop(sh);
-		close(release[1]);
-		/* a client stuck in its setup (a server that never answers)
-		 * gets the grace, then is killed */
-		while (pr.running > 0 && now_ns() - stop < grace_ns) {
-			reap(&pr, sh, 0);
-			sleep_until_ns(now_ns() + 50 * NSEC_PER_MSEC);
-		}
-		for (int p = 0; p < options.nprocs; p++)
-			if (pr.pid[p])
-				kill(pr.pid[p], SIGKILL);
-		reap(&pr, sh, 1);
-		res->setup_failed = 1;
-		res->signal = signals_parent_seen();
-		free(pr.pid);	/* nothing was released, so nothing was made */
-		free(pr.inflight_ns);
-		return;
+/* Not every client could set up: release the ones that are waiting, with
+ * the stop flag set, give a client stuck in its setup (a server that
+ * never answers) the grace, then kill it. */
+static void abandon_start(struct procs *pr, struct shared *sh, int release_fd,
+			  struct run_result *res)
+{
+	uint64_t stop = now_ns(), grace_ns = (uint64_t)options.grace * NSEC_PER_SEC;
+
+	region_stop(sh);
+	close(release_fd);
+	while (pr->running > 0 && now_ns() - stop < grace_ns) {
+		reap(pr, sh, 0);
+		sleep_until_ns(now_ns() + 50 * NSEC_PER_MSEC);
 	}
+	for (int p = 0; p < options.nprocs; p++)
+		if (pr->pid[p])
+			kill(pr->pid[p], SIGKILL);
+	reap(pr, sh, 1);
+	res->setup_failed = 1;
+	res->signal = signals_parent_seen();
+}
+
+/* Fix the window in the region and release every client at once. */
+static void release_clients(struct shared *sh, int release_fd, struct run_result *res)
+{
+	bool fixed_work = options.passes > 0;
 
 	mpi_barrier("start");	/* the ranks release their clients together */
 	res->release_ns = now_ns();
-	res->measure_start_ns = res->release_ns + warmup_ns;
+	res->measure_start_ns = res->release_ns + (uint64_t)options.warmup * NSEC_PER_SEC;
 	/* fixed work runs until the passes are done, or -t if given too */
 	region_set_window(sh, res->release_ns, res->measure_start_ns,
 			  fixed_work && !options.timelimit_given ? UINT64_MAX :
@@ -366,19 +368,28 @@ void run_benchmark(const struct program *prog, const struct backend *be, const v
 	if (!options.machine_readable)
 		printf("releasing clients\n");
 	fflush(stdout);
-	close(release[1]);
+	close(release_fd);
+}
 
-	progress_init(&ps, prog, sh, res->release_ns, res->measure_start_ns);
-	tick = res->release_ns + NSEC_PER_SEC;
+/* Once a second until every client process has exited (with --mpi: on
+ * every rank): reap, end the run on a signal or when a client died on
+ * another rank, kill the clients still running --grace after the end,
+ * print the progress line. */
+static void supervise(struct procs *pr, struct shared *sh, const struct program *prog,
+		      struct progress_state *ps, struct run_result *res)
+{
+	uint64_t tick = res->release_ns + NSEC_PER_SEC, end_seen = 0;
+	uint64_t grace_ns = (uint64_t)options.grace * NSEC_PER_SEC;
+
 	/* with --mpi, every rank ticks until every rank's clients are done:
 	 * the exchange in progress_tick() is once a second on every rank */
-	ps.procs_running_all = 1;
-	while (pr.running > 0 || (mpi_on() && ps.procs_running_all > 0)) {
+	ps->procs_running_all = 1;
+	while (pr->running > 0 || (mpi_on() && ps->procs_running_all > 0)) {
 		uint64_t now;
 		bool early;
 
 		sleep_until_ns(tick);
-		reap(&pr, sh, 0);
+		reap(pr, sh, 0);
 		now = now_ns();
 		/* --mpi: after a signal every rank reports at once (mpirun may
 		 * be ending the job: rank 0 names the ranks that no longer do) */
@@ -387,7 +398,7 @@ void run_benchmark(const struct program *prog, const struct backend *be, const v
 			res->signal = signals_parent_seen();
 			region_end_now(sh, now);
 		}
-		if (ps.stop_all && !region_stopping(sh))
+		if (ps->stop_all && !region_stopping(sh))
 			region_end_now(sh, now);	/* --mpi: a client died on some rank: every rank ends the run */
 		/* the end of the run: the time limit, or a stop */
 		if (!end_seen && (now >= region_end(sh) || region_stopping(sh)))
@@ -395,36 +406,65 @@ void run_benchmark(const struct program *prog, const struct backend *be, const v
 		/* a process of asynchronous clients gives up on their stuck ops
 		 * itself at the grace's end (engine.c): it is killed only if it
 		 * has not managed within a margin more */
-		if (end_seen && now - end_seen >= grace_ns + (engine ? ENGINE_KILL_MARGIN_NS : 0))
-			kill_stuck(&pr, sh, prog, now, end_seen);
+		if (end_seen && now - end_seen >= grace_ns + (pr->engine ? ENGINE_KILL_MARGIN_NS : 0))
+			kill_stuck(pr, sh, prog, now, end_seen);
 		if (now >= tick || early) {
-			ps.procs_running = pr.running;
-			ps.died_client = pr.died_client;
-			ps.died_signal = pr.died_signal;
-			progress_tick(&ps, now);
+			ps->procs_running = pr->running;
+			ps->died_client = pr->died_client;
+			ps->died_signal = pr->died_signal;
+			progress_tick(ps, now);
 			tick = early ? now + NSEC_PER_SEC : tick + NSEC_PER_SEC;
 			if (tick < now)	/* we were stopped: skip missed seconds */
 				tick = now + NSEC_PER_SEC;
 		}
 	}
-	res->measure_end_ns = MIN(region_end(sh), now_ns());
-	if (fixed_work) {
-		/* the window ends when the last client finished its passes,
-		 * unless some did not (stopped, time limit): then at the stop */
-		uint64_t end = res->measure_start_ns;
-		bool all_done = true;
+}
 
-		for (int i = 0; i < sh->nclients; i++) {
-			struct slot *s = shared_slot(sh, i);
+/* When the measured window ended: the time limit or the stop; with
+ * --passes, when the last client finished its passes, unless some did
+ * not (stopped, time limit): then at the stop. */
+static uint64_t window_end(const struct shared *sh, const struct run_result *res)
+{
+	uint64_t end = res->measure_start_ns, stopped = MIN(region_end(sh), now_ns());
 
-			if (s->finished_work)
-				end = MAX(end, s->work_end_ns);
-			else
-				all_done = false;
-		}
-		if (all_done)
-			res->measure_end_ns = end;
+	if (options.passes == 0)
+		return stopped;
+	for (int i = 0; i < sh->nclients; i++) {
+		const struct slot *s = shared_slot(sh, i);
+
+		if (!s->finished_work)
+			return stopped;
+		end = MAX(end, s->work_end_ns);
 	}
+	return end;
+}
+
+void run_benchmark(const struct program *prog, const struct backend *be, const void *be_opt,
+		   struct shared *sh, struct run_result *res)
+{
+	struct procs pr = { .engine = (be->flags & BACKEND_ASYNC) && options.clients_per_process > 1,
+			    .pid = xcalloc((size_t)options.nprocs, sizeof(pid_t)),
+			    .inflight_ns = xcalloc((size_t)options.nclients, sizeof(uint64_t)) };
+	struct progress_state ps;
+	int release[2];
+
+	memset(res, 0, sizeof(*res));
+	signals_parent_catch();
+	if (pipe(release) < 0)
+		die(EXIT_RUN_FAILED, "pipe: %s", strerror(errno));
+	sh->measure_end_ns = UINT64_MAX;
+	sh->procs_left = options.nprocs;
+	start_clients(&pr, prog, be, be_opt, sh, release);
+	if (!clients_ready(&pr, sh, res)) {
+		abandon_start(&pr, sh, release[1], res);
+		free(pr.pid);	/* nothing was released, so nothing was made */
+		free(pr.inflight_ns);
+		return;
+	}
+	release_clients(sh, release[1], res);
+	progress_init(&ps, prog, sh, res->release_ns, res->measure_start_ns);
+	supervise(&pr, sh, prog, &ps, res);
+	res->measure_end_ns = window_end(sh, res);
 	count_inflight(&pr, sh, prog);
 	progress_finish(&ps);
 	res->series = ps.series;	/* for the JSON report */

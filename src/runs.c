@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "environment.h"
+#include "json_report.h"
 #include "mpi_run.h"
 #include "options.h"
 #include "pass.h"
@@ -81,7 +82,8 @@ static int run_one(const struct program *prog, const struct backend *be, const v
 	}
 	results_compute(r, &(struct results_source){
 		.prog = prog, .backend = be->name, .opt = &options, .sh = sh, .run = &res, .pass = pass,
-		.env = env });
+		.env = env, .series = res.series ? res.series->rows : NULL,
+		.nseries = res.series ? res.series->nrows : 0, .series_failed = series_failed(res.series) });
 	if (res.series) {
 		series_write_rest(res.series, r);
 		r->exit_status = results_exit_status(r, options.allow_mismatch, res.cleanup_failed,

@@ -17,8 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "json_report.h"
 #include "options.h"
-#include "progress.h"
 #include "region.h"
 #include "series.h"
 #include "util.h"

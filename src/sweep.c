@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "figures.h"
+#include "json_report.h"
 #include "mpi_run.h"
 #include "options.h"
 #include "sweep.h"

@@ -126,6 +126,16 @@ char *xstrdup(const char *s)
 	return memcpy(xmalloc(n), s, n);
 }
 
+char *xstrndup(const char *s, size_t len)
+{
+	size_t n = strnlen(s, len);
+	char *p = xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
 int parse_u64(const char *s, uint64_t *out)
 {
 	char *end;

@@ -54,6 +54,7 @@ void *xmalloc(size_t size);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t size);
 char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t len);	/* at most len bytes, NUL-terminated */
 
 /* Called once by die() and by the other exits of dbench with the status
  * and the one-line message (dbench writes its --json error document). */

@@ -296,12 +296,19 @@ static uint32_t nfsb_list(struct client *c, char *dirpath, char *full, nb_list_f
 	return nt(st, lk.in_parent);
 }
 
-static uint32_t nfsb_mkdir(struct client *c, char *path)
+/* fn on the name's directory; the NFS status as NT's, but `special`, which
+ * means `as` here. */
+static uint32_t on_name(struct client *c, char *path, on_dir_fn fn, uint32_t special, uint32_t as)
 {
 	struct lookup lk;
-	uint32_t st = on_parent(c, path, do_mkdir3, &lk);
+	uint32_t st = on_parent(c, path, fn, &lk);
 
-	return st == NFS3ERR_EXIST ? NT_STATUS_OBJECT_NAME_COLLISION : nt(st, lk.in_parent);
+	return st == special ? as : nt(st, lk.in_parent);
+}
+
+static uint32_t nfsb_mkdir(struct client *c, char *path)
+{
+	return on_name(c, path, do_mkdir3, NFS3ERR_EXIST, NT_STATUS_OBJECT_NAME_COLLISION);
 }
 
 static uint32_t nfsb_rmdir(struct client *c, char *path)
@@ -316,10 +323,7 @@ static uint32_t nfsb_rmdir(struct client *c, char *path)
 
 static uint32_t nfsb_unlink(struct client *c, char *path)
 {
-	struct lookup lk;
-	uint32_t st = on_parent(c, path, do_remove3, &lk);
-
-	return st == NFS3ERR_ISDIR ? NT_STATUS_FILE_IS_A_DIRECTORY : nt(st, lk.in_parent);
+	return on_name(c, path, do_remove3, NFS3ERR_ISDIR, NT_STATUS_FILE_IS_A_DIRECTORY);
 }
 
 /* LOOKUP3 of the target first, since NT renames do not replace. */

@@ -49,6 +49,7 @@
 #include "backend.h"
 #include "client.h"
 #include "fiber.h"
+#include "hmap.h"
 #include "netbench.h"
 #include "status.h"
 #include "util.h"
@@ -140,9 +141,28 @@ static inline const struct nfs_options *nfs_opt(const struct client *c)
 /* Mount the export (NFSv4 under --nfs-version 4): the context, or NULL
  * with one line in err. */
 struct nfs_context *nfs_mount_export(const struct nfs_options *o, char *err, size_t errlen);
+/* The connection is unusable: set *dead (every later call of the client
+ * fails, cleanup included), write the client's failure line ("nfs SERVER:
+ * " and the message) and return STATUS_FATAL.  The v3 and v4 paths call
+ * it as fail() and nfs4_fail(). */
+uint32_t nfs_fail(struct client *c, bool *dead, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Drive rpc until done(arg) is true, the connection fails or no reply
+ * comes in time: 0, or -1 with the reason in why ("connection to the
+ * server lost (...)", "poll: ...", "no reply in N s: the server stopped
+ * answering").  The deadline is timeout_s from the call, and it counts
+ * only when a poll found nothing to read or write: a client stopped
+ * (SIGSTOP, a debugger, a loaded machine) and continued after it finds
+ * its reply waiting, or the first part of it, and goes on. */
+struct nfs_async;
+int nfs_wait(struct rpc_context *rpc, struct nfs_async *as, int timeout_s,
+	     bool (*done)(const void *arg), const void *arg, char *why, size_t whylen);
+/* Why a call that was answered failed at the RPC level (timed out,
+ * cancelled, connection lost), or NULL if it succeeded (rpc_status
+ * RPC_STATUS_SUCCESS); error is the callback's text, or "". */
+const char *nfs_rpc_failure(int rpc_status, const char *error, int timeout_s, char *why,
+			    size_t whylen);
 /* The bytes a connection carried, into the client's network counters. */
-void nfs_client_error(struct client *c, const char *fmt, va_list ap)
-	__attribute__((format(printf, 2, 0)));
 void nfs_count_wire_bytes(struct client *c, struct rpc_context *rpc);
 /* The load-time refusal's reason for an op the NFSv3 table lacks, or NULL. */
 const char *nfsb_why_unsupported(int id);
@@ -155,18 +175,11 @@ struct fhandle {
 	unsigned char data[FH_MAX];	/* the server's opaque handle */
 };
 
-/* One cached path -> handle; open addressing, linear probing. */
+/* What the handle cache holds for a path (relative to the export): the
+ * cache is the project's map (hmap.h) from paths to these. */
 struct cache_entry {
-	char *path;		/* key, relative to the export; NULL: free slot */
-	uint64_t hash;		/* of path */
 	struct fhandle fh;	/* its handle */
 	uint8_t type;		/* ftype3 (NF3REG, NF3DIR, ...), 0 unknown */
-};
-
-struct fh_cache {
-	struct cache_entry *slot; /* cap slots */
-	size_t cap;		/* a power of two */
-	size_t used;		/* slots with a path */
 };
 
 /* What a path resolved to. */
@@ -220,12 +233,11 @@ struct nfsb {
 	struct rpc_context *rpc;	/* its connection: the raw NFSv3 calls */
 	struct rpc_context *nlm;	/* NLM v4 connection (--enable-nlm), or NULL */
 	struct fhandle root;		/* the export's root handle */
-	uint64_t timeout_ns;		/* reply deadline */
 	uint32_t rsize, wsize;		/* netbench ops: bytes per READ3/WRITE3 */
 	bool dead;			/* the connection failed: every call is fatal */
 	bool shared;			/* nfs and rpc are the process's (nfs_proc) */
 	struct reply r;
-	struct fh_cache cache;
+	struct hmap cache;		/* path -> struct cache_entry */
 	struct dir_list *collect;	/* READDIRPLUS3: keep the entries here, or NULL */
 	nb_list_fn list_fn;		/* READDIRPLUS3: called with each name, or NULL */
 	void *list_arg;			/* its argument */
@@ -268,8 +280,7 @@ void reply_reset(struct nfsb *nb, void (*extract)(struct nfsb *, void *));
 struct nfs_fh3 fh3(const struct fhandle *fh);
 bool fh_copy(struct fhandle *dst, const struct nfs_fh3 *src);
 void on_reply(struct rpc_context *rpc, int status, void *data, void *private_data);
-uint32_t fail(struct client *c, struct nfsb *nb, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+#define fail(c, nb, ...) nfs_fail((c), &(nb)->dead, __VA_ARGS__)
 uint32_t wait_reply(struct client *c, struct nfsb *nb, struct rpc_context *rpc,
 			   const char *what);
 uint32_t not_queued(struct client *c, struct nfsb *nb, struct rpc_context *rpc,
@@ -406,8 +417,7 @@ void nfs_async_wake(struct nfs_async *as);
 bool nfs_async_on(struct nfs_async *as);
 /* In an op on the fiber: let the loop run until rpc has news.  0, -1 the
  * op is given up (deadline or grace), -2 the connection is lost. */
-int nfs_async_wait(struct client *c, struct nfs_async *as, struct rpc_context *rpc,
-		   uint64_t deadline);
+int nfs_async_wait(struct nfs_async *as, struct rpc_context *rpc, uint64_t deadline);
 uint32_t nfs_submit(struct client *c, const struct op *op);
 void nfs_expire(struct client *c);
 

@@ -716,11 +716,11 @@ static uint32_t remove_checked(struct client *c, const char *path, bool dir)
 	struct c4 b;
 	struct call4 r = { 0 };
 	struct walk w;
+	int check;
+	uint32_t st;
 	nfs_argop4 *a;
 	size_t len;
 	const char *name = last_name(path, &len);
-	uint32_t st;
-	int check;
 
 	c4_init(&b, dir ? "REMOVE (directory)" : "REMOVE", path);
 	w = walk(&b, nb4(c), path, false);

@@ -403,18 +403,6 @@ static void on_compound(struct rpc_context *rpc, int status, void *data, void *p
 
 /* ---- sending and waiting ---- */
 
-uint32_t nfs4_fail(struct client *c, const char *fmt, ...)
-{
-	struct nfs4b *nb = c->priv;
-	va_list ap;
-
-	nb->dead = true;
-	va_start(ap, fmt);
-	nfs_client_error(c, fmt, ap);
-	va_end(ap);
-	return STATUS_FATAL;
-}
-
 static void call_reset(struct call4 *r, char *read_dst, uint32_t read_max)
 {
 	void (*fn)(void *, const char *, uint32_t) = r->entry_fn;
@@ -467,89 +455,43 @@ static bool all_done(const struct call4 *r, unsigned n)
 	return true;
 }
 
+/* The calls c4_wait_all waits for. */
+struct calls {
+	const struct call4 *r;
+	unsigned n;
+};
+
+static bool calls_done(const void *arg)
+{
+	const struct calls *k = arg;
+
+	return all_done(k->r, k->n);
+}
+
 uint32_t c4_wait_all(struct client *c, struct call4 *r, unsigned n, const char *what,
 		     const char *path)
 {
 	struct nfs4b *nb = c->priv;
-	struct rpc_context *rpc = nb->rpc;
-	uint64_t deadline = now_ns() + nb->timeout_ns;
+	int timeout_s = nfs_opt(c)->timeout_s;
+	struct calls k = { r, n };
+	char why[sizeof(c->error)];
 
-	uint32_t st = NFS4_OK;
+	if (nfs_wait(nb->rpc, nb->as, timeout_s, calls_done, &k, why, sizeof(why)) < 0) {
+		uint32_t st = nfs4_fail(c, "NFSv4 %s%s%s: %s", what, AT(path), why);
 
-	/* send at once: the socket is almost always writable */
-	if ((rpc_which_events(rpc) & POLLOUT) && rpc_service(rpc, POLLOUT) < 0 && !all_done(r, n)) {
-		st = nfs4_fail(c, "NFSv4 %s%s%s: connection to the server lost (%s)", what,
-			       AT(path), rpc_get_error(rpc));
-		goto abandon;
+		/* the calls still pending answer now (RPC_STATUS_ERROR), while
+		 * the replies they write into are still there: not later, from
+		 * the teardown's rpc_destroy_context, into a stack long gone */
+		if (!all_done(r, n) && !nb->shared)
+			rpc_disconnect(nb->rpc, "dbench: the NFSv4 session failed");
+		/* (a shared connection stays for the other clients: their
+		 * replies land in the fiber's stack, kept until it is closed) */
+		return st;
 	}
-	while (!all_done(r, n) && nfs_async_on(nb->as)) {
-		/* an op on the event loop: the loop serves the connection */
-		int w = nfs_async_wait(c, nb->as, rpc, deadline);
-
-		if (w == -2) {
-			st = nfs4_fail(c, "NFSv4 %s%s%s: connection to the server lost (%s)", what,
-				       AT(path), rpc_get_error(rpc));
-			goto abandon;
-		}
-		if (w < 0) {
-			st = nfs4_fail(c, "NFSv4 %s%s%s: no reply in %d s: the server stopped answering",
-				       what, AT(path), nfs_opt(c)->timeout_s);
-			goto abandon;
-		}
-	}
-	while (!all_done(r, n)) {
-		struct pollfd pfd = { .fd = rpc_get_fd(rpc), .events = (short)rpc_which_events(rpc) };
-		uint64_t now = now_ns();
-		int k, ms;
-
-		if (pfd.fd < 0) {
-			st = nfs4_fail(c, "NFSv4 %s%s%s: connection to the server lost (%s)", what,
-				       AT(path), rpc_get_error(rpc));
-			goto abandon;
-		}
-		ms = now >= deadline ? 0 : (int)MIN((deadline - now) / NSEC_PER_MSEC + 1, 100);
-		k = poll(&pfd, 1, ms);
-		if (k < 0 && errno != EINTR) {
-			st = nfs4_fail(c, "NFSv4 %s%s%s: poll: %s", what, AT(path), strerror(errno));
-			goto abandon;
-		}
-		if (rpc_service(rpc, k > 0 ? pfd.revents : 0) < 0 && !all_done(r, n)) {
-			st = nfs4_fail(c, "NFSv4 %s%s%s: connection to the server lost (%s)", what,
-				       AT(path), rpc_get_error(rpc));
-			goto abandon;
-		}
-		/* the deadline counts only when nothing came (a stopped and
-		 * continued client finds its reply waiting) */
-		if (k == 0 && now_ns() >= deadline && !all_done(r, n)) {
-			st = nfs4_fail(c, "NFSv4 %s%s%s: no reply in %d s: the server stopped answering",
-				       what, AT(path), nfs_opt(c)->timeout_s);
-			goto abandon;
-		}
-	}
-	for (unsigned i = 0; i < n; i++) {
-		switch (r[i].rpc_status) {
-		case RPC_STATUS_SUCCESS:
-			break;
-		case RPC_STATUS_TIMEOUT:
-			return nfs4_fail(c, "NFSv4 %s%s%s: no reply in %d s: the server stopped answering",
-					 what, AT(path), nfs_opt(c)->timeout_s);
-		case RPC_STATUS_CANCEL:
-			return nfs4_fail(c, "NFSv4 %s%s%s: the call was cancelled", what, AT(path));
-		default:
-			return nfs4_fail(c, "NFSv4 %s%s%s: connection to the server lost (%s)", what,
-					 AT(path), r[i].error[0] ? r[i].error : "RPC error");
-		}
-	}
+	for (unsigned i = 0; i < n; i++)
+		if (nfs_rpc_failure(r[i].rpc_status, r[i].error, timeout_s, why, sizeof(why)))
+			return nfs4_fail(c, "NFSv4 %s%s%s: %s", what, AT(path), why);
 	return NFS4_OK;
-abandon:
-	/* the calls still pending answer now (RPC_STATUS_ERROR), while the
-	 * replies they write into are still there: not later, from the
-	 * teardown's rpc_destroy_context, into a stack long gone */
-	if (!all_done(r, n) && !nb->shared)
-		rpc_disconnect(rpc, "dbench: the NFSv4 session failed");
-	/* (a shared connection stays for the other clients: the replies land
-	 * in the fiber's stack, kept until the connection is closed) */
-	return st;
 }
 
 uint32_t c4_send(struct client *c, struct c4 *b, struct call4 *r)
@@ -799,7 +741,6 @@ int nfs4_session_start(struct client *c, struct nfs4b *nb)
 	int port;
 	uint32_t st;
 
-	nb->timeout_ns = (uint64_t)nfs_opt(c)->timeout_s * NSEC_PER_SEC;
 	target(nfs_opt(c), path, sizeof(path), &port);
 	if (uname(&un) < 0)
 		snprintf(un.nodename, sizeof(un.nodename), "localhost");

@@ -180,15 +180,14 @@ void nfs_async_free(struct nfs_async **asp)
 	*asp = NULL;
 }
 
-int nfs_async_wait(struct client *c, struct nfs_async *as, struct rpc_context *rpc,
-		   uint64_t deadline)
+int nfs_async_wait(struct nfs_async *as, struct rpc_context *rpc, uint64_t deadline)
 {
 	struct nfs_conn *conn = as->conn[1] && as->conn[1]->rpc == rpc ? as->conn[1] : as->conn[0];
 
 	if (conn->broken)
 		return -2;
 	source_want(&conn->src, (uint32_t)rpc_which_events(rpc));
-	c->deadline_ns = deadline;
+	as->fiber.c->deadline_ns = deadline;
 	return fiber_wait(&as->fiber);
 }
 

@@ -270,14 +270,17 @@ fail:
 	return NULL;
 }
 
-/* The client's failure line, "nfs SERVER: " and the message: shared by
- * the v3 (nfs_rpc.c fail) and v4 (nfs4_rpc.c nfs4_fail) paths. */
-void nfs_client_error(struct client *c, const char *fmt, va_list ap)
+uint32_t nfs_fail(struct client *c, bool *dead, const char *fmt, ...)
 {
 	int n = snprintf(c->error, sizeof(c->error), "nfs %s: ", nfs_opt(c)->server);
+	va_list ap;
 
+	*dead = true;
+	va_start(ap, fmt);
 	if (n > 0 && (size_t)n < sizeof(c->error))
 		vsnprintf(c->error + n, sizeof(c->error) - (size_t)n, fmt, ap);
+	va_end(ap);
+	return STATUS_FATAL;
 }
 
 /* The bytes a connection carried (TCP payload, both ways), for the
@@ -346,8 +349,7 @@ void nfsb_teardown(struct client *c)
 #endif
 		nfs_destroy_context(nb->nfs);
 	}
-	cache_clear(nb);
-	free(nb->cache.slot);
+	hmap_free(&nb->cache, free);
 	free(nb);
 	c->priv = NULL;
 }
@@ -364,9 +366,6 @@ int nfsb_setup(struct client *c)
 	uint64_t max;
 
 	c->priv = nb;
-	nb->timeout_ns = (uint64_t)nfs_opt(c)->timeout_s * NSEC_PER_SEC;
-	nb->cache.cap = 256;
-	nb->cache.slot = xcalloc(nb->cache.cap, sizeof(*nb->cache.slot));
 	if (c->id == 0 && !c->cleanup_only && uses_nlm_ops(c->prog) && !nfs_opt(c)->enable_nlm) {
 		snprintf(c->error, sizeof(c->error),
 			 "nfs: the loadfile has NLM lock operations (LOCK4, UNLOCK4, TEST4): run with --enable-nlm");

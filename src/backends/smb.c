@@ -567,34 +567,35 @@ static uint32_t smb_close(struct client *c, struct nb_handle *h)
 	return rc < 0 ? smb_error(c, c->op, errno, NULL) : NT_STATUS_OK;
 }
 
-/* Read and write: a SEEK_SET only sets libsmbclient's offset (no wire
- * traffic), then one call. */
-static uint32_t smb_read(struct client *c, struct nb_handle *h, char *buf, uint64_t offset,
-			 size_t size, size_t *got)
+/* Read (into rbuf) or write (from wbuf): a SEEK_SET only sets
+ * libsmbclient's offset (no wire traffic), then one call. */
+static uint32_t smb_io(struct client *c, struct nb_handle *h, char *rbuf, const char *wbuf,
+		       uint64_t offset, size_t size, size_t *moved)
 {
 	struct smb *s = c->priv;
 	ssize_t n;
 
 	smbc_getFunctionLseek(s->ctx)(s->ctx, file_of(h), (off_t)offset, SEEK_SET);
-	n = smbc_getFunctionRead(s->ctx)(s->ctx, file_of(h), buf, size);
+	if (rbuf)
+		n = smbc_getFunctionRead(s->ctx)(s->ctx, file_of(h), rbuf, size);
+	else
+		n = smbc_getFunctionWrite(s->ctx)(s->ctx, file_of(h), wbuf, size);
 	if (n < 0)
 		return smb_error(c, c->op, errno, NULL);
-	*got = (size_t)n;
+	*moved = (size_t)n;
 	return NT_STATUS_OK;
+}
+
+static uint32_t smb_read(struct client *c, struct nb_handle *h, char *buf, uint64_t offset,
+			 size_t size, size_t *got)
+{
+	return smb_io(c, h, buf, NULL, offset, size, got);
 }
 
 static uint32_t smb_write(struct client *c, struct nb_handle *h, const char *buf, uint64_t offset,
 			  size_t size, size_t *done)
 {
-	struct smb *s = c->priv;
-	ssize_t n;
-
-	smbc_getFunctionLseek(s->ctx)(s->ctx, file_of(h), (off_t)offset, SEEK_SET);
-	n = smbc_getFunctionWrite(s->ctx)(s->ctx, file_of(h), buf, size);
-	if (n < 0)
-		return smb_error(c, c->op, errno, NULL);
-	*done = (size_t)n;
-	return NT_STATUS_OK;
+	return smb_io(c, h, NULL, buf, offset, size, done);
 }
 
 static uint32_t smb_truncate(struct client *c, struct nb_handle *h, uint64_t size)

@@ -397,16 +397,16 @@ static ssize_t recv_bytes(struct client *c, struct sio *s, uint8_t *buf, size_t 
 	return (ssize_t)got;
 }
 
-/* Send the request whose header is in s->out, with `length` payload
- * bytes; the first chunk goes with the header, so that a small request is
- * one send. */
-static int send_request(struct client *c, struct sio *s, uint32_t length, char *why,
-			size_t whylen)
+/* Send the headlen bytes at head, which s->out's zeros follow, and
+ * `length` bytes of zeros: the first chunk goes with the head, so that a
+ * small message is one send. */
+static int send_frame(struct client *c, struct sio *s, const uint8_t *head, size_t headlen,
+		      uint32_t length, char *why, size_t whylen)
 {
 	uint32_t first = length < SIO_CHUNK ? length : SIO_CHUNK;
 	uint32_t left = length - first;
 
-	if (send_bytes(c, s, s->out, FRAME_HEADER_SIZE + first, left > 0, why, whylen) < 0)
+	if (send_bytes(c, s, head, headlen + first, left > 0, why, whylen) < 0)
 		return -1;
 	while (left > 0) {
 		uint32_t n = left < SIO_CHUNK ? left : SIO_CHUNK;
@@ -416,6 +416,14 @@ static int send_request(struct client *c, struct sio *s, uint32_t length, char *
 			return -1;
 	}
 	return 0;
+}
+
+/* Send the request whose header is in s->out, with `length` payload
+ * bytes. */
+static int send_request(struct client *c, struct sio *s, uint32_t length, char *why,
+			size_t whylen)
+{
+	return send_frame(c, s, s->out, FRAME_HEADER_SIZE, length, why, whylen);
 }
 
 /* A reply header that is not the one due to the request s->out holds:
@@ -521,22 +529,13 @@ static int classic_exchange(struct client *c, struct sio *s, uint32_t send_size,
 			    char *why, size_t whylen)
 {
 	uint8_t *frame = s->out + FRAME_HEADER_SIZE - 8;	/* just before the zeros */
-	uint32_t left = send_size - 8, first = left < SIO_CHUNK ? left : SIO_CHUNK;
 	uint64_t rest;
 	ssize_t got;
 
 	put_be32(frame, send_size - 4);
 	put_be32(frame + 4, recv_size - 4);
-	left -= first;
-	if (send_bytes(c, s, frame, 8 + first, left > 0, why, whylen) < 0)
+	if (send_frame(c, s, frame, 8, send_size - 8, why, whylen) < 0)
 		return -1;
-	while (left > 0) {
-		uint32_t n = left < SIO_CHUNK ? left : SIO_CHUNK;
-
-		left -= n;
-		if (send_bytes(c, s, s->out + FRAME_HEADER_SIZE, n, left > 0, why, whylen) < 0)
-			return -1;
-	}
 	got = recv_bytes(c, s, s->in, 4, MIN((size_t)recv_size, s->in_size), why, whylen);
 	if (got < 0)
 		return -1;
@@ -1147,9 +1146,5 @@ const struct backend sockio_backend = {
 	.remove_tree = sio_remove_tree,
 	.exists = sio_exists,
 	.expire = sio_expire,
-	.op = {
-#define OP(sym, name, display, group, args, domain) [OP_##sym] = sio_op,
-#include "ops.def"
-#undef OP
-	},
+	.op = { [0 ... OP_COUNT - 1] = sio_op },	/* every op */
 };

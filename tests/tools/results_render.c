@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "json_report.h"
 #include "report.h"
 #include "results.h"
 #include "util.h"

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "json_report.h"
 #include "results.h"
 #include "util.h"
 

@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "figures.h"
+#include "json_report.h"
 #include "op.h"
 #include "results.h"
 #include "util.h"
