@@ -7,8 +7,8 @@
 #
 # Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
 
-load helpers
 load ../lib/tbench
+load helpers
 
 setup() {
 	tb_setup
@@ -27,14 +27,7 @@ json_shape() {
 
 # No process of the run is left (the server, started per test, is).
 assert_run_gone() {
-	local i
-	for i in $(seq 50); do
-		pgrep -f -- "-c $T/" >/dev/null || return 0
-		sleep 0.1
-	done
-	echo "processes left behind:" >&2
-	pgrep -af -- "-c $T/" >&2
-	return 1
+	assert_no_procs "-c $T/"
 }
 
 # The ops count of the last progress line in FILE (0 if none).
@@ -113,11 +106,7 @@ last_ops() {
 	[ "$(jq '.results.failures | length' "$T/r.json")" -eq 2 ]
 	[ "$(jq '.results.failed_clients' "$T/r.json")" -eq 2 ]
 	# the ops in flight count, with the time they had taken (>= the grace)
-	$PYTHON -c '
-import json, sys
-d = json.load(open(sys.argv[1]))
-mx = max(float(op["max_ns"]) for op in d["results"]["operations"])
-assert mx >= 2e9, mx' "$T/r.json"
+	assert_max_latency_at_least "$T/r.json" 2e9
 	assert_run_gone
 }
 

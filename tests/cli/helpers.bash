@@ -21,16 +21,27 @@ remove_tmp() {
 	[ -n "${T:-}" ] && rm -rf "$T"
 }
 
-# No process of ours (its command line names our temp dir) is left.
+# No process of ours (its command line names our temp dir, or matches
+# the pattern given) is left.
 assert_no_procs() {
-	local i
+	local i pat=${1:-$T}
 	for i in $(seq 50); do
-		pgrep -f -- "$T" >/dev/null || return 0
+		pgrep -f -- "$pat" >/dev/null || return 0
 		sleep 0.1
 	done
 	echo "processes left behind:" >&2
-	pgrep -af -- "$T" >&2
+	pgrep -af -- "$pat" >&2
 	return 1
+}
+
+# The largest latency of any op in the --json document FILE is at least
+# NS nanoseconds (an op in flight that was given up or killed counts).
+assert_max_latency_at_least() {
+	"$PYTHON" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+mx = max(float(op["max_ns"]) for op in d["results"]["operations"])
+assert mx >= float(sys.argv[2]), mx' "$1" "$2"
 }
 
 # The target directory holds exactly what it held before the run.

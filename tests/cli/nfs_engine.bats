@@ -183,11 +183,7 @@ nfs_connections() {
 	[ "$rc" -eq 1 ]
 	[ "$(grep -c "failed: no progress for [0-9]* s: [A-Za-z_0-9]* in flight; given up [0-9]* s after the end of the run (--grace 2)" "$T/err")" -eq 4 ]
 	[ "$(jq '.results.failed_clients' "$T/r.json")" -eq 4 ]
-	$PYTHON -c '
-import json, sys
-d = json.load(open(sys.argv[1]))
-mx = max(float(op["max_ns"]) for op in d["results"]["operations"])
-assert mx >= 2e9, mx' "$T/r.json"
+	assert_max_latency_at_least "$T/r.json" 2e9
 	assert_no_procs
 }
 
