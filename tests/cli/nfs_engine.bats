@@ -184,6 +184,8 @@ nfs_connections() {
 	[ "$(grep -c "failed: no progress for [0-9]* s: [A-Za-z_0-9]* in flight; given up [0-9]* s after the end of the run (--grace 2)" "$T/err")" -eq 4 ]
 	[ "$(jq '.results.failed_clients' "$T/r.json")" -eq 4 ]
 	assert_max_latency_at_least "$T/r.json" 2e9
+	# the given-up clients' trees go with the final cleanup
+	assert_export_empty
 	assert_no_procs
 }
 
