@@ -25,6 +25,9 @@ teardown_file() {
 setup() {
 	source "$BATS_TEST_DIRNAME/../lib/nfs.sh"
 	[ -n "${NFS_EXPORT_DIR:-}" ] || skip "no nfs-ganesha"
+	# the server is the file's: a test after one that stopped it starts
+	# on an empty export (what a dead server's run could not remove)
+	find "$NFS_EXPORT_DIR" -mindepth 1 -delete
 	make_tmp
 	cp "$DBENCH_SRCDIR/loadfiles/client.txt" "$T/client.txt"
 }
