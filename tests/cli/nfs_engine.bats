@@ -25,9 +25,6 @@ teardown_file() {
 setup() {
 	source "$BATS_TEST_DIRNAME/../lib/nfs.sh"
 	[ -n "${NFS_EXPORT_DIR:-}" ] || skip "no nfs-ganesha"
-	# the server is the file's: a test after one that stopped it starts
-	# on an empty export (what a dead server's run could not remove)
-	find "$NFS_EXPORT_DIR" -mindepth 1 -delete
 	make_tmp
 	cp "$DBENCH_SRCDIR/loadfiles/client.txt" "$T/client.txt"
 }
@@ -63,6 +60,15 @@ run_parent() {
 		return 0
 	done
 	return 1
+}
+
+# The file's tests share the server: after a run against a stopped server
+# (which cannot remove its tree), the next tests start on an empty export.
+nfs_wipe() {
+	printf 'Deltree "\\clients" *\n' >"$T/wipe.txt"
+	nfs_ns_exec timeout 60 "$DBENCH" -B nfs --server 127.0.0.1 --export /export \
+		-c "$T/wipe.txt" --run-once 1 >/dev/null 2>&1 || true
+	assert_export_empty
 }
 
 json_shape() {
@@ -162,6 +168,7 @@ nfs_connections() {
 		[ "$(grep -c "^dbench: client [0-9] failed: nfs 127.0.0.1: .*no reply in 1 s: the server stopped answering" "$T/err")" -eq 8 ]
 		grep -q "^Throughput .* 8 clients  2 procs" "$T/out"
 		assert_no_procs
+		nfs_wipe
 	done
 }
 
