@@ -214,8 +214,11 @@ static const struct poptOption help_options[] = {
 };
 
 /* Before popt runs: the backend named on the command line (its module's
- * options must be in the table popt parses), and whether help is asked
- * for (then every module is loaded, to list them all). */
+ * options must be in the table popt parses), whether help is asked for
+ * (then every module is loaded, to list them all), and the --json file,
+ * so that a failure before popt has read it (a module that cannot be
+ * loaded, a module's option callback) still writes the error document
+ * over a stale one. */
 static const char *prescan(int argc, const char **argv, bool *help)
 {
 	const char *name = NULL;
@@ -234,6 +237,10 @@ static const char *prescan(int argc, const char **argv, bool *help)
 			name = a + 10;
 		else if (strncmp(a, "-B", 2) == 0 && a[2])
 			name = a + 2;
+		else if (strcmp(a, "--json") == 0 && i + 1 < argc)
+			options.json = argv[++i];
+		else if (strncmp(a, "--json=", 7) == 0)
+			options.json = a + 7;
 	}
 	return name;
 }
