@@ -410,7 +410,7 @@ static void count_inflight(struct procs *pr, struct shared *sh, const struct pro
 		if (!lat)
 			continue;
 		op_stats_add(&s->ops[prog->statidx[s->op_id]], lat, 0);
-		hist_add(&s->every, lat);
+		hist64_add(&s->every, lat);
 		s->ops_measured++;
 	}
 }

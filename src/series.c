@@ -86,7 +86,7 @@ static void snapshot(struct series *ser)
 {
 	memset(ser->now, 0, sizeof(*ser->now));
 	for (int i = 0; i < ser->sh->nclients; i++)
-		hist_total_add(ser->now, &shared_slot(ser->sh, i)->every);
+		hist_total_add64(ser->now, &shared_slot(ser->sh, i)->every);
 }
 
 /* The ops since the last snapshot ended in seconds snap_sec .. upto - 1:
@@ -121,21 +121,20 @@ static void read_second(struct series *ser, uint64_t second, struct series_row *
 	row->second = second;
 	row->phase = second_phase(sh, second);
 	for (int i = 0; i < sh->nclients; i++) {
-		const struct sec_stat *ss = &shared_slot(sh, i)->secs[second % SEC_RING];
-		uint64_t sec = __atomic_load_n(&ss->sec, __ATOMIC_ACQUIRE);
-		uint64_t ops;
+		struct sec_stat copy;
 
-		if (sec != second) {
-			lost |= sec > second;
+		if (!sec_stat_read(&shared_slot(sh, i)->secs[second % SEC_RING], second, &copy)) {
+			/* overwritten by a later second before or while it was
+			 * read (the parent was held up for SEC_RING - 2 s) */
+			lost |= copy.sec > second;
 			continue;
 		}
-		ops = STAT_LOAD(ss->ops);
-		if (!ops)
+		if (!copy.ops)
 			continue;
 		row->clients++;
-		row->ops += ops;
-		row->bytes += STAT_LOAD(ss->bytes);
-		row->max_ns = MAX(row->max_ns, STAT_LOAD(ss->max_ns));
+		row->ops += copy.ops;
+		row->bytes += copy.bytes;
+		row->max_ns = MAX(row->max_ns, copy.max_ns);
 	}
 	if (row->ops < 100)	/* the nearest rank is the last: exact */
 		row->p99_ns = row->max_ns;
@@ -206,7 +205,7 @@ void series_finish(struct series *ser)
 		const struct slot *s = shared_slot(ser->sh, i);
 
 		for (int r = 0; r < SEC_RING; r++) {
-			if (!s->secs[r].ops)
+			if (!s->secs[r].ops || s->secs[r].sec == SEC_CHANGING)	/* killed mid-reset */
 				continue;
 			last = any ? MAX(last, s->secs[r].sec) : s->secs[r].sec;
 			any = true;
