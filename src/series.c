@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "options.h"
+#include "outfile.h"
 #include "progress.h"
 #include "series.h"
 #include "util.h"
@@ -32,19 +33,29 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
+/* The file is made anew and renamed over the name at once (outfile.h):
+ * its rows show there as the run goes, and a symbolic link planted at the
+ * name is never followed. */
 static FILE *open_output(const char *path)
 {
-	FILE *f;
+	char why[PATH_MAX + 128];
+	struct outfile out;
+	FILE *f = NULL;
 
 	if (strcmp(path, "-") == 0) {
 		int fd = dup(options.stdout_fd >= 0 ? options.stdout_fd : STDOUT_FILENO);
 
 		f = fd < 0 ? NULL : fdopen(fd, "w");
-	} else {
-		f = fopen(path, "w");
+		snprintf(why, sizeof(why), "%s", strerror(errno));
+	} else if (outfile_open(&out, path, true, why, sizeof(why)) == 0) {
+		f = fdopen(out.fd, "w");
+		if (!f) {
+			snprintf(why, sizeof(why), "%s", strerror(errno));
+			close(out.fd);
+		}
 	}
 	if (!f)
-		warnx_("--csv-series %s: cannot open: %s; no series is written", path, strerror(errno));
+		warnx_("--csv-series %s: cannot open: %s; no series is written", path, why);
 	return f;
 }
 
