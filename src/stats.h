@@ -63,6 +63,8 @@ struct slot {
 	int state;		/* enum slot_state */
 	int pid;		/* the process running this client */
 	int finished_work;	/* did all its passes (fixed-work runs) */
+	int signal;		/* a stop signal to its own process cut it short
+				   before the end of the run (run.c), or 0 */
 	int64_t sp64;		/* last SETSP: pass << 32 | sync point */
 	uint64_t ops_all;	/* ops completed, all phases (progress) */
 	uint64_t bytes_all;	/* bytes moved, all phases */
