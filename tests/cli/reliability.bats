@@ -268,7 +268,9 @@ PY
 	$PYTHON -c 'import json,sys; d=json.load(open(sys.argv[1])); assert "results" in d and "error" not in d' "$T/r.json"
 	# a document reader names the failure
 	run_dbench -B null -t abc --json "$T/e.json" 1
-	"$PYTHON" "$DBENCH_SRCDIR/tests/cli/check-json-schema.py" "$DBENCH_SRCDIR/doc/dbench-error.schema.json" "$T/e.json"
+	[ "$status" -eq 2 ]
+	assert_error_doc "$T/e.json" 2 "-t: 'abc' is not a number"
+	check_schema "$DBENCH_SRCDIR/doc/dbench-error.schema.json" "$T/e.json"
 }
 
 @test "--json is written atomically: a new file renamed over the old one, no temporary file left" {
