@@ -52,7 +52,7 @@ static const int stop_signals[] = {
 static volatile sig_atomic_t parent_signal;	/* the first stop signal seen */
 static volatile sig_atomic_t client_signal;	/* in a client process: the same */
 static volatile int client_stop;		/* in a client process */
-static uint64_t client_signal_ns;		/* when client_signal came */
+static volatile uint64_t client_signal_ns;	/* when client_signal came */
 
 static void on_parent_signal(int sig)
 {
