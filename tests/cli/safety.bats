@@ -9,7 +9,15 @@ setup() {
 	mkdir "$T/outside"
 	echo precious > "$T/outside/keep"
 }
-teardown() { remove_tmp; }
+teardown() {
+	# a run left waiting at its gate (a test that failed half way)
+	if [ -n "${RUN_PID:-}" ] && kill -0 "$RUN_PID" 2>/dev/null; then
+		kill "$RUN_PID"
+		open_gate "$T/d.old/gate" || open_gate "$T/d/gate" || true
+		wait "$RUN_PID" || true
+	fi
+	remove_tmp
+}
 
 outside_untouched() {
 	[ "$(cat "$T/outside/keep")" = precious ]
@@ -68,4 +76,121 @@ outside_untouched() {
 	[ "$(cat "$T/d/keep.txt")" = mine ]
 	[ "$(ls -A "$T/d")" = "keep.txt
 mydir" ]
+}
+
+# The target is the boundary for the whole run, cleanup included: -D is
+# opened once and every path is resolved beneath it, never through a
+# symlink planted later.  Each case runs both ways: openat2, and the
+# O_NOFOLLOW walk of kernels before 5.6 (DBENCH_TEST_NO_OPENAT2).
+#
+# A loadfile that stops at a gate: a FIFO at the share root, whose open
+# blocks until the test opens it for writing, so that the test changes the
+# target while the run is between two ops, and the ops after the gate
+# certainly run after the change.
+gate_loadfile() {
+	mkfifo "$1/gate"
+	loadfile swap.txt <<'L'
+Mkdir "\clients" *
+Mkdir "\clients\client1" *
+Mkdir "\clients\client1\sub" NT_STATUS_OK
+NTCreateX "\clients\client1\sub\victim" 0x0 0x2 1 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+SLEEP 100000
+OPEN "\gate" 0x01 SUCCESS
+CLOSE "\gate" SUCCESS
+Unlink "\clients\client1\sub\victim" NT_STATUS_OK
+NTCreateX "\clients\client1\sub\new" 0x0 0x2 1 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+NTCreateX "\clients\client1\after" 0x0 0x2 1 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+L
+}
+
+# open_gate GATE: let the run waiting at it go on (not waiting more than
+# 10 s for a reader: a run that is not there).
+open_gate() {
+	timeout 10 sh -c ': > "$1"' sh "$1"
+}
+
+# wait_file PATH: until the run has made it (up to 120 s, as wait_running).
+wait_file() {
+	local i
+	for i in $(seq 1200); do
+		[ -e "$1" ] && return 0
+		sleep 0.1
+	done
+	echo "$1 was not made within 120 s" >&2
+	return 1
+}
+
+# -D renamed and replaced by a symlink to another directory that holds
+# files, while the run goes on: nothing at the symlink's destination is
+# touched, the run's own tree (now at d.old) is removed, and the run says
+# what happened.
+swap_target() {
+	mkdir -p "$T/x/clients"
+	echo precious > "$T/x/clients/keep"
+	echo precious > "$T/x/keep"
+	gate_loadfile "$T/d"
+	"$DBENCH" -c "$T/swap.txt" -D "$T/d" --run-once 1 > "$T/out" 2>&1 &
+	RUN_PID=$!
+	wait_file "$T/d/clients/client0/sub/victim"
+	mv "$T/d" "$T/d.old"
+	ln -s "$T/x" "$T/d"
+	open_gate "$T/d.old/gate"
+	local rc=0
+	wait "$RUN_PID" || rc=$?
+	cat "$T/out"
+	[ "$rc" -eq 0 ]
+	[ "$(cat "$T/x/clients/keep")" = precious ]
+	[ "$(cat "$T/x/keep")" = precious ]
+	[ "$(cd "$T/x" && find . | sort | tr '\n' ' ')" = ". ./clients ./clients/keep ./keep " ]
+	# the run's tree was removed where it really is; the gate was there before
+	[ "$(ls -A "$T/d.old")" = gate ]
+	grep -q "$T/d was renamed or replaced during the run: the run worked, and cleans up, in the directory it opened at the start (now $T/d.old); nothing at $T/d is touched" "$T/out"
+	outside_untouched
+}
+
+@test "-D renamed and replaced by a symlink mid-run: nothing at the destination is touched, the run's tree is removed where it is" {
+	swap_target
+}
+
+@test "-D renamed and replaced by a symlink mid-run, without openat2: the same" {
+	DBENCH_TEST_NO_OPENAT2=1 swap_target
+}
+
+# A directory inside a client's tree swapped for a symlink during the run:
+# the later Unlink and NTCreateX do not follow it (they fail, said once),
+# and the cleanup removes the symlink, not what it leads to.
+swap_subdir() {
+	echo precious > "$T/outside/victim"
+	gate_loadfile "$T/d"
+	"$DBENCH" -c "$T/swap.txt" -D "$T/d" --run-once 1 > "$T/out" 2>&1 &
+	RUN_PID=$!
+	wait_file "$T/d/clients/client0/sub/victim"
+	mv "$T/d/clients/client0/sub" "$T/moved"
+	ln -s "$T/outside" "$T/d/clients/client0/sub"
+	open_gate "$T/d/gate"
+	local rc=0
+	wait "$RUN_PID" || rc=$?
+	cat "$T/out"
+	[ "$rc" -eq 1 ]	# the mismatches
+	[ "$(cat "$T/outside/victim")" = precious ]
+	[ "$(cat "$T/outside/keep")" = precious ]
+	[ "$(ls -A "$T/outside" | sort | tr '\n' ' ')" = "keep victim " ]
+	[ "$(ls -A "$T/moved")" = victim ]
+	grep -q "client 0: $T/d/clients/client0/sub is a symbolic link (made during the run): not followed" "$T/out"
+	grep -q "swap.txt:9: Unlink expected NT_STATUS_OK, got NT_STATUS_ACCESS_DENIED" "$T/out"
+	grep -q "swap.txt:10: NTCreateX expected NT_STATUS_OK, got NT_STATUS_ACCESS_DENIED" "$T/out"
+	# the op beside the symlink went on
+	! grep -q "swap.txt:12" "$T/out"
+	[ "$(ls -A "$T/d")" = gate ]
+}
+
+@test "a directory in a client's tree swapped for a symlink mid-run: Unlink and NTCreateX do not follow it" {
+	swap_subdir
+}
+
+@test "a directory in a client's tree swapped for a symlink mid-run, without openat2: the same" {
+	DBENCH_TEST_NO_OPENAT2=1 swap_subdir
 }
