@@ -192,6 +192,13 @@ tree_of() {
 		'clients/client0/small-file f 10240' 'clients/client1 d' 'clients/client1/small-file f 10240')" ]
 }
 
+@test "nfs: files a loadfile makes at the share root (nfs_2.load's shape) are removed at the end; what was there stays" {
+	srv_start_or_skip nfs_ns_start
+	root_files_loadfiles
+	root_files_check "$NFS_EXPORT_DIR" nfs_ns_exec timeout 120 "$DBENCH" -B nfs --server 127.0.0.1 \
+		--export /export --nfs-timeout 30 -c "$T/root3.txt" --run-once --seed 1 2
+}
+
 @test "nfs: one netbench loadfile leaves the same tree over fileio and over NFS" {
 	srv_start_or_skip nfs_ns_start
 	loadfile tree.txt <<'EOF'

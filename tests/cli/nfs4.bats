@@ -46,6 +46,13 @@ assert_export_empty() {
 	assert_export_empty
 }
 
+@test "nfs4: files a loadfile makes at the share root (random names, as nfs_2.load) are removed at the end; what was there stays" {
+	srv_start_or_skip nfs_ns_start
+	root_files_loadfiles
+	root_files_check "$NFS_EXPORT_DIR" nfs_ns_exec timeout 120 "$DBENCH" -B nfs --nfs-version 4 \
+		--server 127.0.0.1 --export /export --nfs-timeout 30 -c "$T/root.txt" --run-once --seed 1 2
+}
+
 @test "nfs4: the default loadfile over NFSv4, 4 clients, no mismatch" {
 	srv_start_or_skip nfs_ns_start
 	cp "$CLIENT" "$T/client.txt"

@@ -194,3 +194,8 @@ swap_subdir() {
 @test "a directory in a client's tree swapped for a symlink mid-run, without openat2: the same" {
 	DBENCH_TEST_NO_OPENAT2=1 swap_subdir
 }
+
+@test "files a loadfile makes at the share root (random names, as nfs_2.load) are removed at the end; what was there stays" {
+	root_files_loadfiles
+	root_files_check "$T/d" "$DBENCH" -D "$T/d" -c "$T/root.txt" --run-once --seed 1 2
+}
