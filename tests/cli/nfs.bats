@@ -301,6 +301,30 @@ EOF
 	assert_export_empty
 }
 
+@test "nfs: a run that ends at its time limit with NLM locks held releases them: the next run has no lock denied" {
+	NFS_ENABLE_NLM=1 srv_start_or_skip nfs_ns_start
+	# as upstream's nfs_lock.load: a file that is there before the run;
+	# each client holds its byte (child) all along, and locks and unlocks
+	# another until the time limit, which comes with locks held
+	: > "$NFS_EXPORT_DIR/locks.dat"
+	loadfile lock.txt <<'EOF'
+LOCK4 "/locks.dat" child 1 NLM4_GRANTED
+LOOP 10000000
+LOCK4 "/locks.dat" child+2 1 NLM4_GRANTED
+UNLOCK4 "/locks.dat" child+2 1 NLM4_GRANTED
+ENDLOOP
+EOF
+	local run
+	for run in 1 2; do
+		nfs_dbench --enable-nlm -c "$T/lock.txt" -t 2 --warmup 0 2
+		echo "run $run: $output $stderr"
+		[ "$status" -eq 0 ]
+		[[ "$output" == *", 0 mismatches,"* ]]
+		has_op LOCK4
+	done
+	[ "$(ls -A "$NFS_EXPORT_DIR")" = locks.dat ]
+}
+
 @test "nfs: bad NFS options are one line on stderr and exit 2" {
 	local args
 
