@@ -20,9 +20,14 @@
  * run goes on, and cleans up, in the directory it opened, and says so at
  * the end; a symlink planted in the tree during the run is not followed
  * (the ops through it fail with NT_STATUS_ACCESS_DENIED, and the client
- * says once which path it is).  At setup the trees a client will work in
- * are checked for symlinks, so that one made before the run is refused
- * before it starts; trees are removed as rm -rf does.
+ * says once which path it is).  Lookups (the stat before an op, a stat, a
+ * listing) in a client's own tree go through directories it keeps open
+ * between ops (lookup_dir: checked against a fresh resolution every
+ * 100 ms, dropped at once when the client itself removes or renames them),
+ * so that they cost one fstatat as before; everything that opens, creates,
+ * writes, removes or renames is resolved afresh.  At setup the trees a
+ * client will work in are checked for symlinks, so that one made before
+ * the run is refused before it starts; trees are removed as rm -rf does.
  *
  * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
  */
@@ -39,6 +44,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/xattr.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "backend.h"
@@ -68,10 +74,40 @@ static const struct poptOption fileio_options[] = {
 static int target = -1;
 static struct stat target_st;	/* its device and inode, as opened */
 
+/*
+ * The directories a client looks names up in, kept open (O_PATH) between
+ * ops: only in the client's own trees (clients/clientN: no other client
+ * changes them), and only for lookups and listings -- every op that opens,
+ * creates, writes, removes or renames resolves its path beneath the target
+ * afresh.  A directory the client removes or renames is dropped at once;
+ * one that someone else moves or replaces is dropped at the next check,
+ * at most DIR_CHECK_NS later (until then a lookup reads the run's own
+ * directory where it is now: never through a symlink, never outside the
+ * run's own files).  This keeps a lookup one fstatat, as dbench 4.0's stat
+ * of the path was, instead of an open, a stat and a close.
+ */
+#define DIR_CACHE 16
+#define DIR_PATH_MAX 240
+#define DIR_CHECK_NS (100 * NSEC_PER_MSEC)
+
+struct dir_entry {
+	int fd;			/* O_PATH | O_DIRECTORY, or -1: free */
+	uint16_t len;		/* of path */
+	char path[DIR_PATH_MAX]; /* relative to the target */
+	dev_t dev;		/* as opened */
+	ino_t ino;
+	uint64_t used;		/* for eviction: the least recently used goes */
+};
+
 /* The client's state. */
 struct fileio {
 	struct nb_client nb;	/* first: the layer finds itself at c->priv */
 	bool told_symlink;	/* said which symlink it met (once) */
+	char **own;		/* the client's own trees ("clients/client0") */
+	uint32_t nown;
+	struct dir_entry dirs[DIR_CACHE];
+	uint64_t tick;		/* dir_entry.used */
+	uint64_t checked_ns;	/* when the directories were last checked */
 	char dents[32768];	/* getdents64 buffer (glibc's opendir uses as much) */
 };
 
@@ -153,6 +189,117 @@ static uint32_t name_status(struct client *c, int err, char *path)
 	return nt_from_errno(err);
 }
 
+/* ---- the lookup directories ---- */
+
+/* Is directory path[0..len) in one of the client's own trees? */
+static bool own_tree(const struct fileio *f, const char *path, size_t len)
+{
+	for (uint32_t i = 0; i < f->nown; i++) {
+		size_t n = strlen(f->own[i]);
+
+		if (len >= n && memcmp(path, f->own[i], n) == 0 && (len == n || path[n] == '/'))
+			return true;
+	}
+	return false;
+}
+
+static void dir_drop(struct dir_entry *e)
+{
+	if (e->fd >= 0)
+		close(e->fd);
+	e->fd = -1;
+}
+
+/* The client removed or renamed path: drop it and what is under it. */
+static void dirs_forget(struct client *c, const char *path)
+{
+	struct fileio *f = c->priv;
+	size_t n = strlen(path);
+
+	for (int i = 0; f && i < DIR_CACHE; i++) {
+		struct dir_entry *e = &f->dirs[i];
+
+		if (e->fd >= 0 && e->len >= n && memcmp(e->path, path, n) == 0 &&
+		    (e->len == n || e->path[n] == '/'))
+			dir_drop(e);
+	}
+}
+
+/* Every DIR_CHECK_NS: is each directory still where it was opened,
+ * resolved beneath the target afresh?  Those that are not are dropped. */
+static void dirs_check(struct fileio *f)
+{
+	struct timespec ts;
+	uint64_t now;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	now = (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+	if (now - f->checked_ns < DIR_CHECK_NS)
+		return;
+	f->checked_ns = now;
+	for (int i = 0; i < DIR_CACHE; i++) {
+		struct dir_entry *e = &f->dirs[i];
+		struct stat st;
+		int fd;
+
+		if (e->fd < 0)
+			continue;
+		fd = beneath_open(target, e->path, O_PATH | O_DIRECTORY, 0);
+		if (fd < 0 || fstat(fd, &st) < 0 || st.st_dev != e->dev || st.st_ino != e->ino)
+			dir_drop(e);
+		if (fd >= 0)
+			close(fd);
+	}
+}
+
+/*
+ * The directory path[0..len) for a lookup: from the client's own trees,
+ * kept open between ops; elsewhere (or if it cannot be kept) opened beneath
+ * the target for this lookup, *opened set (the caller closes it).  -1 with
+ * errno if it cannot be opened.
+ */
+static int lookup_dir(struct client *c, const char *path, size_t len, bool *opened)
+{
+	struct fileio *f = c->priv;
+	struct dir_entry *e, *victim = &f->dirs[0];
+	char dir[PATH_MAX];
+	struct stat st;
+	int fd;
+
+	*opened = false;
+	if (len == 0)
+		return target;
+	if (len < DIR_PATH_MAX && own_tree(f, path, len)) {
+		dirs_check(f);
+		for (int i = 0; i < DIR_CACHE; i++) {
+			e = &f->dirs[i];
+			if (e->fd >= 0 && e->len == len && memcmp(e->path, path, len) == 0) {
+				e->used = ++f->tick;
+				return e->fd;
+			}
+			if (e->fd < 0 || (victim->fd >= 0 && e->used < victim->used))
+				victim = e;
+		}
+	}
+	memcpy(dir, path, len);
+	dir[len] = '\0';
+	fd = beneath_open(target, dir, O_PATH | O_DIRECTORY, 0);
+	if (fd < 0)
+		return -1;
+	if (len >= DIR_PATH_MAX || !own_tree(f, path, len) || fstat(fd, &st) < 0) {
+		*opened = true;
+		return fd;
+	}
+	dir_drop(victim);
+	victim->fd = fd;
+	victim->len = (uint16_t)len;
+	memcpy(victim->path, dir, len + 1);
+	victim->dev = st.st_dev;
+	victim->ino = st.st_ino;
+	victim->used = ++f->tick;
+	return fd;
+}
+
 /* fsync the directory holding path (-S). */
 static void sync_parent(struct client *c, const char *path)
 {
@@ -228,52 +375,32 @@ static void lookup_at(struct client *c, struct at *a)
 
 /*
  * The same resolution for an op that then opens the whole path again (an
- * open, a stat, a listing): the path opened O_PATH beneath the target (as
- * cheap as the stat it stands for, and never through a symlink); when it
- * is missing, its directory is opened and scanned.  0 if the name exists
- * (its attributes in *st if st is not NULL), else the errno; *pm says
- * whether a directory on the way is missing.
+ * open, a stat, a listing): the name looked up in its directory
+ * (lookup_dir), and when it is missing the directory scanned.  0 if the
+ * name exists (its attributes in *st if st is not NULL), else the errno;
+ * *pm says whether a directory on the way is missing.
  */
 static int resolve_path(struct client *c, char *path, struct stat *st, int *pm)
 {
-	struct fileio *f = c->priv;
-	struct spelling s;
-	char *slash;
-	int fd, err = 0;
+	char *slash = strrchr(path, '/');
+	size_t len = slash ? (size_t)(slash - path) : 0;
+	struct stat sb;
+	bool opened;
+	struct at a;
+	int err;
 
 	*pm = 0;
-	fd = beneath_open(target, path, O_PATH, 0);
-	if (fd >= 0) {
-		if (st && fstat(fd, st) < 0)
-			err = errno;
-		close(fd);
-		return err;
-	}
-	if (errno != ENOENT || !*path) {
-		*pm = errno == ENOTDIR;
-		return errno;
-	}
-	slash = strrchr(path, '/');
-	if (slash)
-		*slash = '\0';
-	fd = beneath_open(target, slash ? path : "", O_RDONLY | O_DIRECTORY, 0);
-	if (slash)
-		*slash = '/';
-	if (fd < 0) {
+	a.dir = lookup_dir(c, path, len, &opened);
+	if (a.dir < 0) {
 		err = errno;
 		*pm = err == ENOENT || err == ENOTDIR;
 		return *pm ? ENOENT : err;
 	}
-	s.name = slash ? slash + 1 : path;
-	s.found = false;
-	beneath_scan(fd, f->dents, sizeof(f->dents), same_but_case, &s);
-	err = ENOENT;
-	if (s.found) {
-		struct stat sb;
-
-		err = fstatat(fd, s.name, st ? st : &sb, AT_SYMLINK_NOFOLLOW) == 0 ? 0 : errno;
-	}
-	close(fd);
+	a.name = slash ? slash + 1 : path;
+	err = c->opt->no_resolve ? (stat_at(&a, st ? st : &sb) == 0 ? 0 : errno) :
+				   resolve_at(c, &a, st ? st : &sb);
+	if (opened)
+		close(a.dir);
 	return err;
 }
 
@@ -433,6 +560,13 @@ static int fileio_setup(struct client *c)
 buffers:
 	f = xcalloc(1, sizeof(*f));
 	c->priv = f;
+	for (int i = 0; i < DIR_CACHE; i++)
+		f->dirs[i].fd = -1;
+	f->own = xcalloc(prog->nclient_roots ? prog->nclient_roots : 1, sizeof(*f->own));
+	for (uint32_t r = 0; r < prog->nclient_roots; r++) {
+		client_expand(c, prog->client_roots[r], strlen(prog->client_roots[r]), path);
+		f->own[f->nown++] = xstrdup(path);
+	}
 	return nb_client_init(c, &f->nb, &fileio_adapter);
 }
 
@@ -467,6 +601,11 @@ static void fileio_teardown(struct client *c)
 	if (c->id == 0 && !c->cleanup_only)
 		tell_moved(c);
 	nb_client_free(c, &f->nb);
+	for (int i = 0; i < DIR_CACHE; i++)
+		dir_drop(&f->dirs[i]);
+	for (uint32_t i = 0; i < f->nown; i++)
+		free(f->own[i]);
+	free(f->own);
 	free(f);
 	c->priv = NULL;
 }
@@ -479,6 +618,7 @@ static int fileio_remove_tree(struct client *c, const char *path)
 	int rc;
 
 	snprintf(copy, sizeof(copy), "%s", path);
+	dirs_forget(c, path);
 	at_find(copy, &a);
 	if (a.dir < 0) {
 		if (a.err == ENOENT || a.err == ENOTDIR)
@@ -739,15 +879,7 @@ static uint32_t fileio_stat(struct client *c, char *path, struct nb_stat *sb)
 	struct stat st;
 	int pm = -1, err;
 
-	if (!c->opt->no_resolve) {
-		err = resolve_path(c, path, &st, &pm);
-	} else {
-		int fd = beneath_open(target, path, O_PATH, 0);
-
-		err = fd < 0 ? errno : fstat(fd, &st) < 0 ? errno : 0;
-		if (fd >= 0)
-			close(fd);
-	}
+	err = resolve_path(c, path, &st, &pm);
 	if (!err && S_ISLNK(st.st_mode))
 		err = ELOOP;	/* not followed */
 	if (err)
@@ -823,6 +955,27 @@ static uint32_t fileio_unlock(struct client *c, struct nb_handle *h, uint64_t of
 								  NT_STATUS_OK;
 }
 
+/* Open directory path for reading its names: through lookup_dir in the
+ * client's own trees, else beneath the target. */
+static int open_listing(struct client *c, const char *path)
+{
+	size_t len = strlen(path);
+	bool opened;
+	int dir, fd, err;
+
+	if (len == 0 || !own_tree(c->priv, path, len))
+		return beneath_open(target, path, O_RDONLY | O_DIRECTORY, 0);
+	dir = lookup_dir(c, path, len, &opened);
+	if (dir < 0)
+		return -1;
+	fd = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	err = errno;
+	if (opened)
+		close(dir);
+	errno = err;
+	return fd;
+}
+
 /* beneath_scan's callback for list. */
 struct listing {
 	nb_list_fn fn;
@@ -847,7 +1000,7 @@ static uint32_t fileio_list(struct client *c, char *dirpath, char *full, nb_list
 	 * the listing of dirpath */
 	if (!c->opt->no_resolve)
 		resolve_path(c, full, NULL, &pm);
-	fd = beneath_open(target, dirpath, O_RDONLY | O_DIRECTORY, 0);
+	fd = open_listing(c, dirpath);
 	if (fd < 0) {
 		if (dirpath != full && (errno == ENOENT || errno == ENOTDIR))
 			return NT_STATUS_OBJECT_PATH_NOT_FOUND;	/* the pattern's directory */
@@ -886,6 +1039,7 @@ static uint32_t fileio_rmdir(struct client *c, char *path)
 	if (a.dir < 0)
 		return parent_status(&a);
 	lookup_at(c, &a);
+	dirs_forget(c, path);
 	if (unlinkat(a.dir, a.name, AT_REMOVEDIR) < 0) {
 		int err = errno;
 		struct stat sb;
@@ -954,6 +1108,7 @@ static uint32_t fileio_rename(struct client *c, char *from, char *to)
 		goto out;
 	}
 	lookup_at(c, &b);
+	dirs_forget(c, from);	/* if it is a directory, its path changes */
 	rc = renameat2(a.dir, a.name, b.dir, b.name, RENAME_NOREPLACE);
 	if (rc < 0 && errno == EINVAL) {
 		/* a file system without RENAME_NOREPLACE */
@@ -983,6 +1138,7 @@ static uint32_t fileio_deltree(struct client *c, char *path)
 	struct at a;
 	int rc;
 
+	dirs_forget(c, path);
 	at_open(c, path, &a);
 	if (a.dir < 0)
 		return a.err == ENOENT || a.err == ENOTDIR ? NT_STATUS_OK : parent_status(&a);

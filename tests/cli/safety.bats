@@ -86,7 +86,8 @@ mydir" ]
 # A loadfile that stops at a gate: a FIFO at the share root, whose open
 # blocks until the test opens it for writing, so that the test changes the
 # target while the run is between two ops, and the ops after the gate
-# certainly run after the change.
+# certainly run after the change.  The last lookup comes after a SLEEP
+# longer than fileio's check of the directories it keeps open for lookups.
 gate_loadfile() {
 	mkfifo "$1/gate"
 	loadfile swap.txt <<'L'
@@ -103,6 +104,8 @@ NTCreateX "\clients\client1\sub\new" 0x0 0x2 1 NT_STATUS_OK
 Close 1 NT_STATUS_OK
 NTCreateX "\clients\client1\after" 0x0 0x2 1 NT_STATUS_OK
 Close 1 NT_STATUS_OK
+SLEEP 200000
+QUERY_PATH_INFORMATION "\clients\client1\sub\victim" 1004 NT_STATUS_OBJECT_NAME_NOT_FOUND
 L
 }
 
@@ -184,6 +187,9 @@ swap_subdir() {
 	grep -q "swap.txt:10: NTCreateX expected NT_STATUS_OK, got NT_STATUS_ACCESS_DENIED" "$T/out"
 	# the op beside the symlink went on
 	! grep -q "swap.txt:12" "$T/out"
+	# a lookup too, once the directory kept open for lookups is checked
+	# (every 100 ms: the SLEEP) and found moved
+	grep -q "swap.txt:15: QUERY_PATH_INFORMATION expected NT_STATUS_OBJECT_NAME_NOT_FOUND, got NT_STATUS_ACCESS_DENIED" "$T/out"
 	[ "$(ls -A "$T/d")" = gate ]
 }
 
@@ -198,4 +204,42 @@ swap_subdir() {
 @test "files a loadfile makes at the share root (random names, as nfs_2.load) are removed at the end; what was there stays" {
 	root_files_loadfiles
 	root_files_check "$T/d" "$DBENCH" -D "$T/d" -c "$T/root.txt" --run-once --seed 1 2
+}
+
+# fileio keeps the directories of a client's own tree open for lookups:
+# a directory the loadfile renames, removes or makes again is looked up
+# where it is now (each step's status is the one a fresh lookup gives).
+@test "lookups follow the loadfile's own renames, removals and re-creations of directories" {
+	loadfile dirs.txt <<'L'
+Mkdir "\clients" *
+Mkdir "\clients\client1" *
+Mkdir "\clients\client1\a" NT_STATUS_OK
+Mkdir "\clients\client1\a\sub" NT_STATUS_OK
+NTCreateX "\clients\client1\a\sub\f" 0x40 0x2 1 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+QUERY_PATH_INFORMATION "\clients\client1\a\sub\f" 1004 NT_STATUS_OK
+FIND_FIRST "\clients\client1\a\sub\*" 260 100 1 NT_STATUS_OK
+Rename "\clients\client1\a" "\clients\client1\b" NT_STATUS_OK
+QUERY_PATH_INFORMATION "\clients\client1\a\sub\f" 1004 NT_STATUS_OBJECT_PATH_NOT_FOUND
+FIND_FIRST "\clients\client1\a\sub\*" 260 100 0 NT_STATUS_OBJECT_PATH_NOT_FOUND
+QUERY_PATH_INFORMATION "\clients\client1\b\sub\f" 1004 NT_STATUS_OK
+Mkdir "\clients\client1\a" NT_STATUS_OK
+Mkdir "\clients\client1\a\sub" NT_STATUS_OK
+QUERY_PATH_INFORMATION "\clients\client1\a\sub\f" 1004 NT_STATUS_OBJECT_NAME_NOT_FOUND
+FIND_FIRST "\clients\client1\a\sub\*" 260 100 0 NT_STATUS_NO_SUCH_FILE
+Rmdir "\clients\client1\a\sub" NT_STATUS_OK
+QUERY_PATH_INFORMATION "\clients\client1\a\sub\f" 1004 NT_STATUS_OBJECT_PATH_NOT_FOUND
+Deltree "\clients\client1\b" NT_STATUS_OK
+QUERY_PATH_INFORMATION "\clients\client1\b\sub\f" 1004 NT_STATUS_OBJECT_PATH_NOT_FOUND
+Mkdir "\clients\client1\b" NT_STATUS_OK
+Mkdir "\clients\client1\b\sub" NT_STATUS_OK
+QUERY_PATH_INFORMATION "\clients\client1\b\sub\f" 1004 NT_STATUS_OBJECT_NAME_NOT_FOUND
+L
+	for walk in "" 1; do
+		DBENCH_TEST_NO_OPENAT2=$walk run "$DBENCH" -c "$T/dirs.txt" -D "$T/d" --run-once 2
+		echo "$output"
+		[ "$status" -eq 0 ]
+		[[ "$output" == *", 0 mismatches,"* ]]
+		assert_empty_target
+	done
 }
