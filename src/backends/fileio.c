@@ -22,8 +22,9 @@
  * (the ops through it fail with NT_STATUS_ACCESS_DENIED, and the client
  * says once which path it is).  Lookups (the stat before an op, a stat, a
  * listing) in a client's own tree go through directories it keeps open
- * between ops (lookup_dir: checked against a fresh resolution every
- * 100 ms, dropped at once when the client itself removes or renames them),
+ * between ops (lookup_dir: checked against a fresh resolution when used
+ * 100 ms after the last check, dropped at once when the client itself
+ * removes or renames them),
  * so that they cost one fstatat as before; everything that opens, creates,
  * writes, removes or renames is resolved afresh.  At setup the trees a
  * client will work in are checked for symlinks, so that one made before
@@ -80,8 +81,9 @@ static struct stat target_st;	/* its device and inode, as opened */
  * changes them), and only for lookups and listings -- every op that opens,
  * creates, writes, removes or renames resolves its path beneath the target
  * afresh.  A directory the client removes or renames is dropped at once;
- * one that someone else moves or replaces is dropped at the next check,
- * at most DIR_CHECK_NS later (until then a lookup reads the run's own
+ * one used DIR_CHECK_NS or more after it was last found in place is looked
+ * for again beneath the target first, and dropped if someone else moved or
+ * replaced it (so for at most DIR_CHECK_NS a lookup may read the run's own
  * directory where it is now: never through a symlink, never outside the
  * run's own files).  This keeps a lookup one fstatat, as dbench 4.0's stat
  * of the path was, instead of an open, a stat and a close.
@@ -97,6 +99,7 @@ struct dir_entry {
 	dev_t dev;		/* as opened */
 	ino_t ino;
 	uint64_t used;		/* for eviction: the least recently used goes */
+	uint64_t checked_ns;	/* when it was last found where it was opened */
 };
 
 /* The client's state. */
@@ -107,7 +110,6 @@ struct fileio {
 	uint32_t nown;
 	struct dir_entry dirs[DIR_CACHE];
 	uint64_t tick;		/* dir_entry.used */
-	uint64_t checked_ns;	/* when the directories were last checked */
 	char dents[32768];	/* getdents64 buffer (glibc's opendir uses as much) */
 };
 
@@ -225,31 +227,31 @@ static void dirs_forget(struct client *c, const char *path)
 	}
 }
 
-/* Every DIR_CHECK_NS: is each directory still where it was opened,
- * resolved beneath the target afresh?  Those that are not are dropped. */
-static void dirs_check(struct fileio *f)
+static uint64_t coarse_now(void)
 {
 	struct timespec ts;
-	uint64_t now;
 
 	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	now = (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
-	if (now - f->checked_ns < DIR_CHECK_NS)
-		return;
-	f->checked_ns = now;
-	for (int i = 0; i < DIR_CACHE; i++) {
-		struct dir_entry *e = &f->dirs[i];
-		struct stat st;
-		int fd;
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+}
 
-		if (e->fd < 0)
-			continue;
-		fd = beneath_open(target, e->path, O_PATH | O_DIRECTORY, 0);
-		if (fd < 0 || fstat(fd, &st) < 0 || st.st_dev != e->dev || st.st_ino != e->ino)
-			dir_drop(e);
-		if (fd >= 0)
-			close(fd);
-	}
+/* Is the directory still where it was opened (resolved beneath the
+ * target afresh)?  Asked when it is used and was last found there more
+ * than DIR_CHECK_NS ago. */
+static bool dir_still_there(struct dir_entry *e, uint64_t now)
+{
+	struct stat st;
+	bool there;
+	int fd;
+
+	if (now - e->checked_ns < DIR_CHECK_NS)
+		return true;
+	fd = beneath_open(target, e->path, O_PATH | O_DIRECTORY, 0);
+	there = fd >= 0 && fstat(fd, &st) == 0 && st.st_dev == e->dev && st.st_ino == e->ino;
+	if (fd >= 0)
+		close(fd);
+	e->checked_ns = now;
+	return there;
 }
 
 /*
@@ -270,10 +272,16 @@ static int lookup_dir(struct client *c, const char *path, size_t len, bool *open
 	if (len == 0)
 		return target;
 	if (len < DIR_PATH_MAX && own_tree(f, path, len)) {
-		dirs_check(f);
+		uint64_t now = coarse_now();
+
 		for (int i = 0; i < DIR_CACHE; i++) {
 			e = &f->dirs[i];
 			if (e->fd >= 0 && e->len == len && memcmp(e->path, path, len) == 0) {
+				if (!dir_still_there(e, now)) {
+					dir_drop(e);	/* moved or replaced: look again */
+					victim = e;
+					break;
+				}
 				e->used = ++f->tick;
 				return e->fd;
 			}
@@ -297,6 +305,7 @@ static int lookup_dir(struct client *c, const char *path, size_t len, bool *open
 	victim->dev = st.st_dev;
 	victim->ino = st.st_ino;
 	victim->used = ++f->tick;
+	victim->checked_ns = coarse_now();
 	return fd;
 }
 
