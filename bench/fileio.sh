@@ -47,6 +47,19 @@ want() { [[ " ${SECTIONS:-1 2 3 4 5 6} " == *" $1 "* ]]; }
 
 median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
+# strace_run NAME DBENCH ARGS...: strace -c -f of DBENCH ARGS running the
+# classic loadfile's first 40,000 lines in the emptied tmpfs: the counts
+# in $W/strace.NAME, its output in $W/out.NAME.
+strace_run() {
+	local name=$1 bin=$2
+	shift 2
+	[ -s "$W/slice40k.txt" ] ||
+		{ head -40000 "$CLASSIC"; echo 'Deltree "\clients\client1" NT_STATUS_OK'; } > "$W/slice40k.txt"
+	rm -rf "$W/fs"/* 2>/dev/null || true
+	(cd "$W/fs" && strace -f -c -o "$W/strace.$name" "$bin" -c "$W/slice40k.txt" -D "$W/fs" "$@" \
+		> "$W/out.$name" 2>&1) || true
+}
+
 if want 1; then
 echo "== 1. loading $CLASSIC ($(stat -c %s "$CLASSIC") bytes)"
 for i in 1 2 3 4 5; do
@@ -110,12 +123,9 @@ fi
 if want 4; then
 echo
 echo "== 4. equal work: strace -c -f over the same 40,000 lines, 1 client"
-{ head -40000 "$CLASSIC"; echo 'Deltree "\clients\client1" NT_STATUS_OK'; } > "$W/slice40k.txt"
+strace_run theirs "$THEIRS" -t 8 1
+strace_run ours "$OURS" -t 8 1
 for who in theirs ours; do
-	bin=$OURS
-	[ "$who" = theirs ] && bin=$THEIRS
-	rm -rf "$W/fs"/* 2>/dev/null || true
-	(cd "$W/fs" && strace -f -c -o "$W/strace.$who" "$bin" -c "$W/slice40k.txt" -D "$W/fs" -t 8 1 > "$W/out.$who" 2>&1) || true
 	echo "$(table_ops < "$W/out.$who") $((8 + 8 / 5))" > "$W/ops.$who"
 done
 # per 1000 ops (the window's ops scaled to the whole run, warmup included)
@@ -191,16 +201,13 @@ b=$(awk '{ print $1 }' "$W/cpu.base" | median)
 o=$(awk '{ print $1 }' "$W/cpu.ours" | median)
 echo "median ops in 10 s: base $b, ours $o, ratio $(awk -v a="$o" -v b="$b" 'BEGIN { printf "%.3f", a / b }')"
 echo "load after: $(uptime)"
-{ head -40000 "$CLASSIC"; echo 'Deltree "\clients\client1" NT_STATUS_OK'; } > "$W/slice40k.txt"
-for who in base ours; do
-	bin=$OURS
-	[ "$who" = base ] && bin=$BASE
-	rm -rf "$W/fs"/* 2>/dev/null || true
-	(cd "$W/fs" && strace -f -c -o "$W/sc.$who" "$bin" -c "$W/slice40k.txt" -D "$W/fs" --run-once 1 > "$W/sco.$who" 2>&1) || true
-	sed -n 's/^Operations \([0-9]*\) in.*/\1/p' "$W/sco.$who" > "$W/scops.$who"
+strace_run base6 "$BASE" --run-once 1
+strace_run ours6 "$OURS" --run-once 1
+for who in base6 ours6; do
+	sed -n 's/^Operations \([0-9]*\) in.*/\1/p' "$W/out.$who" > "$W/ops.$who"
 done
 echo "syscalls per op over the same 40,000 lines, 1 client, --run-once (the whole process tree):"
-awk -v ob="$(cat "$W/scops.base")" -v oo="$(cat "$W/scops.ours")" '
+awk -v ob="$(cat "$W/ops.base6")" -v oo="$(cat "$W/ops.ours6")" '
 	FNR == 1 { f++ }
 	$4 ~ /^[0-9]+$/ && $NF != "total" { calls[f, $NF] = $4; names[$NF] = 1 }
 	$NF == "total" { total[f] = $4 }
@@ -210,5 +217,5 @@ awk -v ob="$(cat "$W/scops.base")" -v oo="$(cat "$W/scops.ours")" '
 			if (x >= 0.005 || y >= 0.005) printf "%-16s %10.3f %10.3f\n", n, x, y
 		}
 		printf "%-16s %10.3f %10.3f  ratio %.3f\n", "TOTAL", total[1] / ob, total[2] / oo, (total[2] / oo) / (total[1] / ob)
-	}' "$W/sc.base" "$W/sc.ours" | sort -k2 -g -r | (printf "%-16s %10s %10s\n" syscall base ours; cat)
+	}' "$W/strace.base6" "$W/strace.ours6" | sort -k2 -g -r | (printf "%-16s %10s %10s\n" syscall base ours; cat)
 fi

@@ -382,6 +382,20 @@ static void lookup_at(struct client *c, struct at *a)
 		resolve_at(c, a, &st);
 }
 
+/* The start of an op on a name: its directory opened beneath the target,
+ * and the name looked up there; false, with the status in *st, if the
+ * directory cannot be opened. */
+static bool at_begin(struct client *c, char *path, struct at *a, uint32_t *st)
+{
+	at_open(c, path, a);
+	if (a->dir < 0) {
+		*st = parent_status(a);
+		return false;
+	}
+	lookup_at(c, a);
+	return true;
+}
+
 /*
  * The same resolution for an op that then opens the whole path again (an
  * open, a stat, a listing): the name looked up in its directory
@@ -1027,10 +1041,8 @@ static uint32_t fileio_mkdir(struct client *c, char *path)
 	struct at a;
 	uint32_t st = NT_STATUS_OK;
 
-	at_open(c, path, &a);
-	if (a.dir < 0)
-		return parent_status(&a);
-	lookup_at(c, &a);
+	if (!at_begin(c, path, &a, &st))
+		return st;
 	if (mkdirat(a.dir, a.name, 0777) < 0)
 		st = errno == EEXIST ? NT_STATUS_OBJECT_NAME_COLLISION : name_status(c, errno, path);
 	else
@@ -1044,10 +1056,8 @@ static uint32_t fileio_rmdir(struct client *c, char *path)
 	struct at a;
 	uint32_t st = NT_STATUS_OK;
 
-	at_open(c, path, &a);
-	if (a.dir < 0)
-		return parent_status(&a);
-	lookup_at(c, &a);
+	if (!at_begin(c, path, &a, &st))
+		return st;
 	dirs_forget(c, path);
 	if (unlinkat(a.dir, a.name, AT_REMOVEDIR) < 0) {
 		int err = errno;
@@ -1069,10 +1079,8 @@ static uint32_t fileio_unlink(struct client *c, char *path)
 	struct at a;
 	uint32_t st = NT_STATUS_OK;
 
-	at_open(c, path, &a);
-	if (a.dir < 0)
-		return parent_status(&a);
-	lookup_at(c, &a);
+	if (!at_begin(c, path, &a, &st))
+		return st;
 	if (unlinkat(a.dir, a.name, 0) < 0) {
 		int err = errno;
 		struct stat sb;

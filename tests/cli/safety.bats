@@ -126,6 +126,24 @@ wait_file() {
 	return 1
 }
 
+# start_gated_run: the gate loadfile in $T/d, one client, in the
+# background (output in $T/out), until it has made its victim file: from
+# then on it waits at the gate.  finish_gated_run GATE: open the gate, wait
+# for the run to end (its exit status in RUN_RC), show its output.
+start_gated_run() {
+	gate_loadfile "$T/d"
+	"$DBENCH" -c "$T/swap.txt" -D "$T/d" --run-once 1 > "$T/out" 2>&1 &
+	RUN_PID=$!
+	wait_file "$T/d/clients/client0/sub/victim"
+}
+
+finish_gated_run() {
+	open_gate "$1"
+	RUN_RC=0
+	wait "$RUN_PID" || RUN_RC=$?
+	cat "$T/out"
+}
+
 # -D renamed and replaced by a symlink to another directory that holds
 # files, while the run goes on: nothing at the symlink's destination is
 # touched, the run's own tree (now at d.old) is removed, and the run says
@@ -134,17 +152,11 @@ swap_target() {
 	mkdir -p "$T/x/clients"
 	echo precious > "$T/x/clients/keep"
 	echo precious > "$T/x/keep"
-	gate_loadfile "$T/d"
-	"$DBENCH" -c "$T/swap.txt" -D "$T/d" --run-once 1 > "$T/out" 2>&1 &
-	RUN_PID=$!
-	wait_file "$T/d/clients/client0/sub/victim"
+	start_gated_run
 	mv "$T/d" "$T/d.old"
 	ln -s "$T/x" "$T/d"
-	open_gate "$T/d.old/gate"
-	local rc=0
-	wait "$RUN_PID" || rc=$?
-	cat "$T/out"
-	[ "$rc" -eq 0 ]
+	finish_gated_run "$T/d.old/gate"
+	[ "$RUN_RC" -eq 0 ]
 	[ "$(cat "$T/x/clients/keep")" = precious ]
 	[ "$(cat "$T/x/keep")" = precious ]
 	[ "$(cd "$T/x" && find . | sort | tr '\n' ' ')" = ". ./clients ./clients/keep ./keep " ]
@@ -167,17 +179,11 @@ swap_target() {
 # and the cleanup removes the symlink, not what it leads to.
 swap_subdir() {
 	echo precious > "$T/outside/victim"
-	gate_loadfile "$T/d"
-	"$DBENCH" -c "$T/swap.txt" -D "$T/d" --run-once 1 > "$T/out" 2>&1 &
-	RUN_PID=$!
-	wait_file "$T/d/clients/client0/sub/victim"
+	start_gated_run
 	mv "$T/d/clients/client0/sub" "$T/moved"
 	ln -s "$T/outside" "$T/d/clients/client0/sub"
-	open_gate "$T/d/gate"
-	local rc=0
-	wait "$RUN_PID" || rc=$?
-	cat "$T/out"
-	[ "$rc" -eq 1 ]	# the mismatches
+	finish_gated_run "$T/d/gate"
+	[ "$RUN_RC" -eq 1 ]	# the mismatches
 	[ "$(cat "$T/outside/victim")" = precious ]
 	[ "$(cat "$T/outside/keep")" = precious ]
 	[ "$(ls -A "$T/outside" | sort | tr '\n' ' ')" = "keep victim " ]
