@@ -87,7 +87,9 @@ mydir" ]
 # blocks until the test opens it for writing, so that the test changes the
 # target while the run is between two ops, and the ops after the gate
 # certainly run after the change.  The last lookup comes after a SLEEP
-# longer than fileio's check of the directories it keeps open for lookups.
+# longer than DIR_CHECK_NS (100 ms): a directory fileio keeps open for
+# lookups and uses that long after it last found it in place is looked for
+# again first.
 gate_loadfile() {
 	mkfifo "$1/gate"
 	loadfile swap.txt <<'L'
@@ -193,8 +195,8 @@ swap_subdir() {
 	grep -q "swap.txt:10: NTCreateX expected NT_STATUS_OK, got NT_STATUS_ACCESS_DENIED" "$T/out"
 	# the op beside the symlink went on
 	! grep -q "swap.txt:12" "$T/out"
-	# a lookup too, once the directory kept open for lookups is checked
-	# (every 100 ms: the SLEEP) and found moved
+	# a lookup too: the directory kept open for lookups, used 100 ms after
+	# it was last found in place (the SLEEP), is looked for again, found moved
 	grep -q "swap.txt:15: QUERY_PATH_INFORMATION expected NT_STATUS_OBJECT_NAME_NOT_FOUND, got NT_STATUS_ACCESS_DENIED" "$T/out"
 	[ "$(ls -A "$T/d")" = gate ]
 }
