@@ -21,7 +21,8 @@
 #   6. with BASE=DBENCH (another build of ours, e.g. main before a change):
 #      ours against it, A B A B, 2 clients on tmpfs, -t 10: user, system
 #      and total CPU per op, medians and ratios; and syscalls per op of
-#      each over the same 40,000-line slice (strace -c -f), side by side.
+#      each over the same 40,000-line slice (strace -c -f), side by side;
+#      and instructions per op of each from callgrind (load-independent).
 #      This is how the cost of fileio's safe path resolution (openat2
 #      beneath -D) was measured.
 #
@@ -218,4 +219,22 @@ awk -v ob="$(cat "$W/ops.base6")" -v oo="$(cat "$W/ops.ours6")" '
 		}
 		printf "%-16s %10.3f %10.3f  ratio %.3f\n", "TOTAL", total[1] / ob, total[2] / oo, (total[2] / oo) / (total[1] / ob)
 	}' "$W/strace.base6" "$W/strace.ours6" | sort -k2 -g -r | (printf "%-16s %10s %10s\n" syscall base ours; cat)
+# user-space instructions per op: what CPU time cannot show on a loaded
+# machine (the same count whatever else runs)
+if command -v valgrind >/dev/null; then
+	{ head -20000 "$CLASSIC"; echo 'Deltree "\clients\client1" NT_STATUS_OK'; } > "$W/slice20k.txt"
+	for who in base6 ours6; do
+		bin=$OURS
+		[ "$who" = base6 ] && bin=$BASE
+		rm -rf "$W/fs"/* "$W"/cg.* 2>/dev/null || true
+		(cd "$W/fs" && valgrind --tool=callgrind --callgrind-out-file="$W/cg.%p" "$bin" \
+			-c "$W/slice20k.txt" -D "$W/fs" --run-once 1 > "$W/cgout.$who" 2>&1) || true
+		ops=$(sed -n 's/^Operations \([0-9]*\) in.*/\1/p' "$W/cgout.$who")
+		cat "$W"/cg.* | sed -n 's/^summary: *//p' |
+			awk -v o="$ops" '{ s += $1 } END { printf "%.0f\n", s / o }' > "$W/ir.$who"
+	done
+	echo "callgrind, the classic loadfile's first 20,000 lines, 1 client, --run-once: instructions per op" \
+		"(every process): base $(cat "$W/ir.base6"), ours $(cat "$W/ir.ours6")," \
+		"ratio $(awk -v a="$(cat "$W/ir.ours6")" -v b="$(cat "$W/ir.base6")" 'BEGIN { printf "%.3f", a / b }')"
+fi
 fi
