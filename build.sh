@@ -14,14 +14,15 @@ cd "$(dirname "$0")"
 # Every tool a test or a bench/ script runs, so that a fresh Debian 12 skips
 # nothing: smbd (samba), ganesha.nfsd, rpcbind, rpc.statd (nfs-common),
 # nfs-cp (libnfs-utils), tshark/editcap/dumpcap (wireshark-common), ip/tc/ss,
-# unshare/nsenter/losetup (util-linux, mount), tgtd/tgtadm (tgt), iscsi-perf
+# unshare/nsenter/losetup (util-linux, mount), mkfs.ext4/fsck/debugfs for a
+# mounted loop device (e2fsprogs), tgtd/tgtadm (tgt), iscsi-perf
 # (libiscsi-bin), mpirun, strace, xmllint, gnuplot, fio and sg3-utils
 # (bench/block.sh), clang with libFuzzer (libclang-rt-14-dev, only a
 # Recommends of clang-14, which --no-install-recommends leaves out).
 build_pkgs="build-essential autoconf automake pkg-config libpopt-dev zlib1g-dev libjansson-dev
 	libsmbclient-dev libnfs-dev libiscsi-dev libopenmpi-dev"
 test_pkgs="libcmocka-dev bats jq python3 python3-jsonschema dbench samba smbclient nfs-ganesha
-	nfs-ganesha-vfs rpcbind nfs-common libnfs-utils iproute2 util-linux mount tshark
+	nfs-ganesha-vfs rpcbind nfs-common libnfs-utils iproute2 util-linux mount e2fsprogs tshark
 	wireshark-common clang libclang-rt-14-dev procps psmisc openmpi-bin tgt libiscsi-bin strace
 	libxml2-utils gnuplot-nox fio sg3-utils"
 

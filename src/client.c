@@ -41,54 +41,22 @@ void client_init(struct client *c, int id, const struct options *opt, const stru
 	rng_seed(c->nc.rng, seed, (uint64_t)(opt->client_base + id) + 1);
 }
 
-/*
- * A random string may hold '/', '\\', "." and "..": normalize the part of
- * the expanded path from `fixed` (just after the last separator before the
- * first random string) as the compiler normalizes loadfile paths.  It may
- * not climb above `fixed` -- the directory the template names before the
- * random string -- nor become the share root; if it would, the path is left
- * as it is and the client stops (c->path_escaped) before the op runs.
- */
+/* A random string may hold '/', '\\', "." and "..": the part of the
+ * expanded path from `fixed` is normalized (path_normalize_tail); if it
+ * would climb above `fixed` or become the share root, the path is left as
+ * it is and the client stops (c->path_escaped) before the op runs. */
 static size_t normalize_tail(struct client *c, char *dst, size_t fixed, size_t n)
 {
-	size_t in = fixed, out = fixed;
+	size_t out;
 
 	if (fixed == SIZE_MAX)
 		return n;
-	while (in < n) {
-		size_t start, len;
-
-		while (in < n && (dst[in] == '/' || dst[in] == '\\'))
-			in++;
-		start = in;
-		while (in < n && dst[in] != '/' && dst[in] != '\\')
-			in++;
-		len = in - start;
-		if (len == 0 || (len == 1 && dst[start] == '.'))
-			continue;
-		if (len == 2 && dst[start] == '.' && dst[start + 1] == '.') {
-			if (out == fixed)
-				goto escaped;
-			while (out > fixed && dst[out - 1] != '/')
-				out--;
-			if (out > fixed)
-				out--;	/* the separator */
-			continue;
-		}
-		if (out > fixed)
-			dst[out++] = '/';
-		memmove(dst + out, dst + start, len);
-		out += len;
+	out = path_normalize_tail(dst, fixed, n);
+	if (out == SIZE_MAX) {
+		c->path_escaped = 1;
+		return n;
 	}
-	if (out == fixed && fixed > 0)
-		out--;		/* "dir/" -> "dir" */
-	if (out == 0)
-		goto escaped;
-	dst[out] = '\0';
 	return out;
-escaped:
-	c->path_escaped = 1;
-	return n;
 }
 
 /* Expand a path template for this client; returns the length.  Most
@@ -171,22 +139,12 @@ static void randomstring(struct client *c, const struct op *op)
 			c->randstr[slot][n++] = pat[i];
 			continue;
 		}
-		/* a [set]: ranges a-z expand; pick one member */
+		/* a [set]: pick one member */
 		char members[256];
-		size_t m = 0, j = i + 1;
+		size_t m = randstr_set(pat, i, members, &i);
 
-		for (; pat[j] != ']'; j++) {
-			if (pat[j + 1] == '-' && pat[j + 2] != ']' && (unsigned char)pat[j + 2] >= (unsigned char)pat[j]) {
-				for (int ch = (unsigned char)pat[j]; ch <= (unsigned char)pat[j + 2] && m < sizeof(members); ch++)
-					members[m++] = (char)ch;
-				j += 2;
-			} else if (m < sizeof(members)) {
-				members[m++] = pat[j];
-			}
-		}
 		if (m)	/* the compiler refused empty sets */
 			c->randstr[slot][n++] = members[rng_next(c->nc.rng) % m];
-		i = j;
 	}
 	c->randstr[slot][n] = '\0';
 	c->randstr_len[slot] = (uint8_t)n;

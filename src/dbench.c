@@ -271,7 +271,9 @@ int main(int argc, const char **argv)
 		program_free(prog);
 		prog = NULL;
 	}
-	if (prog && !options.check_loadfile && be->init && be->init(&options) < 0) {
+	if (prog && !options.check_loadfile &&
+	    ((be->init && be->init(&options) < 0) ||
+	     (be->check_program && be->check_program(prog, &options) < 0))) {
 		program_free(prog);
 		prog = NULL;
 	}

@@ -76,3 +76,58 @@ int op_overload(int id, bool path)
 			return i;
 	return -1;
 }
+
+size_t path_normalize_tail(char *dst, size_t fixed, size_t n)
+{
+	size_t in = fixed, out = fixed;
+
+	while (in < n) {
+		size_t start, len;
+
+		while (in < n && (dst[in] == '/' || dst[in] == '\\'))
+			in++;
+		start = in;
+		while (in < n && dst[in] != '/' && dst[in] != '\\')
+			in++;
+		len = in - start;
+		if (len == 0 || (len == 1 && dst[start] == '.'))
+			continue;
+		if (len == 2 && dst[start] == '.' && dst[start + 1] == '.') {
+			if (out == fixed)
+				return SIZE_MAX;
+			while (out > fixed && dst[out - 1] != '/')
+				out--;
+			if (out > fixed)
+				out--;	/* the separator */
+			continue;
+		}
+		if (out > fixed)
+			dst[out++] = '/';
+		memmove(dst + out, dst + start, len);
+		out += len;
+	}
+	if (out == fixed && fixed > 0)
+		out--;		/* "dir/" -> "dir" */
+	if (out == 0)
+		return SIZE_MAX;
+	dst[out] = '\0';
+	return out;
+}
+
+size_t randstr_set(const char *pat, size_t i, char members[256], size_t *close)
+{
+	size_t m = 0, j = i + 1;
+
+	for (; pat[j] != ']'; j++) {
+		if (pat[j + 1] == '-' && pat[j + 2] != ']' &&
+		    (unsigned char)pat[j + 2] >= (unsigned char)pat[j]) {
+			for (int ch = (unsigned char)pat[j]; ch <= (unsigned char)pat[j + 2] && m < 256; ch++)
+				members[m++] = (char)ch;
+			j += 2;
+		} else if (m < 256) {
+			members[m++] = pat[j];
+		}
+	}
+	*close = j;
+	return m;
+}

@@ -142,6 +142,18 @@ struct numexpr {
 #define PATH_CLIENT '\001'
 #define PATH_RANDSTR '\002'
 
+/* Normalize dst[fixed..n) -- the part of an expanded path that random
+ * strings made -- as the compiler normalizes loadfile paths: '/' and '\\'
+ * separate, empty and "." components vanish, ".." removes the one before.
+ * Returns the new length (dst NUL-terminated), or SIZE_MAX if the path
+ * would climb above dst[0..fixed) or be the share root itself. */
+size_t path_normalize_tail(char *dst, size_t fixed, size_t n);
+
+/* The members of the [set] of a RANDOMSTRING pattern that opens at
+ * pat[i] ('['): ranges such as a-z expanded, a member may come twice.
+ * Returns their number; *close is left at the ']'. */
+size_t randstr_set(const char *pat, size_t i, char members[256], size_t *close);
+
 struct path_tpl {
 	uint32_t off;		/* in program.pool */
 	uint16_t len;
@@ -178,7 +190,8 @@ struct program {
 	uint64_t shared_root_deltreed; /* bit i: a Deltree covers shared root i */
 };
 
-#define MAX_ROOTS 64
+#define MAX_ROOTS 64	/* literal top-level names and client roots */
+#define MAX_SHARED_ROOTS 4096	/* shared roots, the names random ones make included */
 
 /* The argument index holding the size of a read or write op. */
 static inline int op_size_arg(int id)

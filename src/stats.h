@@ -88,8 +88,6 @@ struct slot {
 	struct op_stats ops[];	/* program.nstats entries */
 };
 
-#define MAX_SHARED_ROOTS 64
-
 struct shared {
 	uint64_t release_ns;	/* clients start (CLOCK_MONOTONIC) */
 	uint64_t measure_start_ns; /* start of the measured window */
@@ -100,7 +98,9 @@ struct shared {
 	int mismatch_printed;	/* messages printed, all clients */
 	int procs_left;		/* client processes not yet done: the last one
 				   out removes the shared roots if the parent died */
-	uint8_t root_existed[MAX_SHARED_ROOTS]; /* shared roots found before the run */
+	uint32_t nroots;	/* shared roots */
+	uint8_t *root_existed;	/* per shared root: found before the run
+				   (program.nshared_roots, after this header) */
 	char *slots;		/* first slot */
 };
 

@@ -312,6 +312,9 @@ void nfsb_teardown(struct client *c)
 	/* files left open are closed (their locks released, their unstable
 	 * writes committed) while the connections are there */
 	nb_client_free(c, &nb->nbc);
+#if NLM_BUILT
+	nlm_release_all(c, nb);
+#endif
 	nfs_count_wire_bytes(c, nb->rpc);
 	nfs_count_wire_bytes(c, nb->nlm);
 #if NLM_BUILT

@@ -125,7 +125,7 @@ strace_dbench() {
 	command -v strace >/dev/null || skip "strace is not installed"
 	# LeakSanitizer cannot run under ptrace (./build.sh sanitize)
 	run --separate-stderr env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-		strace -f -qq -o "$out" -e trace=mkdir,mkdirat,rmdir,renameat,renameat2,rename,openat,pwrite64,pread64,ftruncate,fstat,newfstatat,statx,setsockopt,fsetxattr,lsetxattr \
+		strace -f -qq -o "$out" -e trace=mkdir,mkdirat,rmdir,unlinkat,renameat,renameat2,rename,openat,openat2,pwrite64,pread64,ftruncate,fstat,newfstatat,statx,setsockopt,fsetxattr,lsetxattr \
 		"$DBENCH" "$@"
 }
 
@@ -149,16 +149,17 @@ L
 	[ "$status" -eq 0 ]
 	[[ "$output" == *" 0 mismatches"* ]]
 	[ "$(count "$T/with" 'mkdir(at)?' have)" -eq 0 ]
-	[ "$(count "$T/with" rmdir missing)" -eq 0 ]
+	[ "$(count "$T/with" '(rmdir|unlinkat)' missing)" -eq 0 ]
 	[ "$(count "$T/with" 'rename(at2?)?' gone)" -eq 0 ]
 	# CREATE of a file that exists opens it (4.0 turns it into an OPEN)
-	[ "$(count "$T/with" openat 'client0/file.*O_CREAT')" -eq 0 ]
+	[ "$(count "$T/with" 'openat2?' 'file.*O_CREAT')" -eq 0 ]
 	[ "$(cat "$T/d/clients/client0/file")" = data ]
 	# without the option each of them is tried (and the CREATE collides)
 	strace_dbench "$T/without" -c "$T/sc.load" -D "$T/d" --run-once --skip-cleanup --no-resolve --allow-mismatch 1
 	[ "$(count "$T/without" 'mkdir(at)?' have)" -eq 1 ]
-	[ "$(count "$T/without" rmdir missing)" -eq 1 ]
+	[ "$(count "$T/without" '(rmdir|unlinkat)' missing)" -eq 1 ]
 	[ "$(count "$T/without" 'rename(at2?)?' gone)" -eq 1 ]
+	[ "$(count "$T/without" 'openat2?' 'file.*O_CREAT')" -eq 1 ]
 	[[ "$stderr" == *"sc.load:3: NTCreateX expected NT_STATUS_OK, got NT_STATUS_OBJECT_NAME_COLLISION"* ]]
 }
 

@@ -192,6 +192,13 @@ tree_of() {
 		'clients/client0/small-file f 10240' 'clients/client1 d' 'clients/client1/small-file f 10240')" ]
 }
 
+@test "nfs: files a loadfile makes at the share root (nfs_2.load's shape) are removed at the end; what was there stays" {
+	srv_start_or_skip nfs_ns_start
+	root_files_loadfiles
+	root_files_check "$NFS_EXPORT_DIR" nfs_ns_exec timeout 120 "$DBENCH" -B nfs --server 127.0.0.1 \
+		--export /export --nfs-timeout 30 -c "$T/root3.txt" --run-once --seed 1 2
+}
+
 @test "nfs: one netbench loadfile leaves the same tree over fileio and over NFS" {
 	srv_start_or_skip nfs_ns_start
 	loadfile tree.txt <<'EOF'
@@ -292,6 +299,30 @@ EOF
 	[[ "$stderr" == *"NLM lock operations"*"--enable-nlm"* ]]
 	[[ "$output" != *"releasing clients"* ]]
 	assert_export_empty
+}
+
+@test "nfs: a run that ends at its time limit with NLM locks held releases them: the next run has no lock denied" {
+	NFS_ENABLE_NLM=1 srv_start_or_skip nfs_ns_start
+	# as upstream's nfs_lock.load: a file that is there before the run;
+	# each client holds its byte (child) all along, and locks and unlocks
+	# another until the time limit, which comes with locks held
+	: > "$NFS_EXPORT_DIR/locks.dat"
+	loadfile lock.txt <<'EOF'
+LOCK4 "/locks.dat" child 1 NLM4_GRANTED
+LOOP 10000000
+LOCK4 "/locks.dat" child+2 1 NLM4_GRANTED
+UNLOCK4 "/locks.dat" child+2 1 NLM4_GRANTED
+ENDLOOP
+EOF
+	local run
+	for run in 1 2; do
+		nfs_dbench --enable-nlm -c "$T/lock.txt" -t 2 --warmup 0 2
+		echo "run $run: $output $stderr"
+		[ "$status" -eq 0 ]
+		[[ "$output" == *", 0 mismatches,"* ]]
+		has_op LOCK4
+	done
+	[ "$(ls -A "$NFS_EXPORT_DIR")" = locks.dat ]
 }
 
 @test "nfs: bad NFS options are one line on stderr and exit 2" {

@@ -156,6 +156,12 @@ L
 	[ -z "$(ls -A "$SMBD_SHARE_DIR/clients")" ]
 }
 
+@test "smb: files a loadfile makes at the share root (random names, as nfs_2.load) are removed at the end; what was there stays" {
+	root_files_loadfiles
+	root_files_check "$SMBD_SHARE_DIR" timeout 120 "$DBENCH" -B smb --smb-share "$SHARE" \
+		-c "$T/root.txt" --run-once --seed 1 2
+}
+
 @test "smb: NT statuses: name vs path not found, collisions, directories, locks" {
 	loadfile st.txt <<'L'
 Mkdir "\clients" *

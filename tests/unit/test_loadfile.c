@@ -446,6 +446,64 @@ static void test_handles_and_roots(void **state)
 	program_free(prog);
 }
 
+static bool has_shared_root(const struct program *prog, const char *name)
+{
+	for (uint32_t r = 0; r < prog->nshared_roots; r++)
+		if (strcmp(prog->shared_roots[r], name) == 0)
+			return true;
+	return false;
+}
+
+/* A random first component (upstream's nfs_2.load): every name it can
+ * make at the share root is a shared root, found and removed after the run. */
+static void test_random_roots(void **state)
+{
+	struct program *prog = must_compile(
+		"RANDOMSTRING 1 \"/test[0123456789][01234567890].file\"\n"
+		"LOOP 5\n"
+		"CREATE3 $1 *\n"
+		"LOOKUP3 $1 0x00000000\n"
+		"ENDLOOP\n"
+		"RANDOMSTRING 2 \"d[ab]\"\n"
+		"RANDOMSTRING 2 \"e\"\n"
+		"NTCreateX \"\\x$2\\f$1\" 0x40 0x2 1 *\n"
+		"RANDOMSTRING 3 \"../[xy]\"\n"
+		"NTCreateX \"\\clients\\client1\\$3\" 0x40 0x2 2 *\n"
+		"NTCreateX \"\\$3\\z\" 0x40 0x2 3 *\n");
+
+	(void)state;
+	/* test00.file .. test99.file, xda xdb xe x ("" not set yet), y z:
+	 * "../x/z" normalizes to x/z, "../y/z" to y/z */
+	assert_true(has_shared_root(prog, "test00.file"));
+	assert_true(has_shared_root(prog, "test99.file"));
+	assert_true(has_shared_root(prog, "test50.file"));
+	assert_true(has_shared_root(prog, "xda"));
+	assert_true(has_shared_root(prog, "xdb"));
+	assert_true(has_shared_root(prog, "xe"));
+	assert_true(has_shared_root(prog, "x"));
+	assert_false(has_shared_root(prog, "xd"));
+	/* a random string inside a client's tree stays in it */
+	assert_true(has_shared_root(prog, "clients"));
+	assert_int_equal(prog->nclient_roots, 1);
+	assert_int_equal(prog->nshared_roots, 100 + 4 + 1 + 1);
+	program_free(prog);
+	/* the slot number 1 is not a client component (it was: "\2\1" was
+	 * taken for a client root and nothing was cleaned up) */
+	prog = must_compile("RANDOMSTRING 1 \"[ab]\"\nMkdir \"\\$1\" *\n");
+	assert_int_equal(prog->nclient_roots, 0);
+	assert_int_equal(prog->nshared_roots, 2);
+	program_free(prog);
+	/* too many names to look for: refused, naming the line */
+	must_fail("RANDOMSTRING 1 \"[a-z][a-z][a-z][a-z]\"\nMkdir \"\\$1\" *\n",
+		  "t.txt:2: path \"\\$1\": its first component is random and can take more than 65536 values");
+	must_fail("RANDOMSTRING 1 \"[a-z][a-z][a-z]\"\nMkdir \"\\$1\" *\n",
+		  "t.txt:2: path \"\\$1\": with the names its random first component can take, more than 4096 top-level names");
+	/* under a directory, any number */
+	prog = must_compile("RANDOMSTRING 1 \"[a-z][a-z][a-z][a-z][a-z]\"\nMkdir \"\\d\\$1\" *\n");
+	assert_int_equal(prog->nshared_roots, 1);
+	program_free(prog);
+}
+
 static void test_optional_args(void **state)
 {
 	struct program *prog = must_compile(
@@ -536,6 +594,7 @@ int main(void)
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_random_reproducible),
 		cmocka_unit_test(test_handles_and_roots),
+		cmocka_unit_test(test_random_roots),
 		cmocka_unit_test(test_optional_args),
 		cmocka_unit_test(test_pass_stats),
 		cmocka_unit_test(test_gzip_and_missing),
