@@ -103,46 +103,6 @@ static int nlm_connect(struct client *c, struct nfsb *nb)
 }
 #endif
 
-/* Why a server does not answer on a TCP port: "" if it does, else the
- * reason (connect refused, unreachable, timed out). */
-static void probe_port(const char *server, int port, char *why, size_t len)
-{
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai = NULL;
-	char service[16];
-	struct pollfd pfd;
-	int fd, err = 0, rc;
-	socklen_t elen = sizeof(err);
-
-	why[0] = '\0';
-	snprintf(service, sizeof(service), "%d", port);
-	rc = getaddrinfo(server, service, &hints, &ai);
-	if (rc != 0) {
-		snprintf(why, len, "%s", gai_strerror(rc));
-		return;
-	}
-	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		snprintf(why, len, "%s", strerror(errno));
-		goto out;
-	}
-	if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0) {
-		if (errno != EINPROGRESS) {
-			err = errno;
-		} else {
-			pfd = (struct pollfd){ .fd = fd, .events = POLLOUT };
-			if (poll(&pfd, 1, nfs_opt.timeout_s * 1000) <= 0)
-				err = ETIMEDOUT;
-			else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &elen) < 0)
-				err = errno;
-		}
-	}
-	if (err)
-		snprintf(why, len, "%s", strerror(err));
-	close(fd);
-out:
-	freeaddrinfo(ai);
-}
-
 static bool is_token(const char *s, int len, const char *token)
 {
 	return strlen(token) == (size_t)len && strncmp(s, token, (size_t)len) == 0;
@@ -187,7 +147,7 @@ static void mount4_error(const char *server, const char *export, const char *tex
 			snprintf(err, errlen, "nfs: cannot mount %s:%s over NFSv4: %.*s", server, export, len, code);
 		return;
 	}
-	probe_port(server, port, why, sizeof(why));
+	tcp_probe(server, port, nfs_opt.timeout_s * 1000, why, sizeof(why));
 	if (why[0])
 		snprintf(err, errlen, "nfs: cannot mount %s:%s over NFSv4: no answer on port %d (nfs): %s", server,
 			 export, port, why);
@@ -247,10 +207,10 @@ struct nfs_context *nfs_mount_export(char *err, size_t errlen)
 		/* libnfs says "nfs_service failed" when it cannot connect:
 		 * find out why */
 		if (!strstr(text, "MNT3ERR")) {
-			probe_port(server, port, why, sizeof(why));
+			tcp_probe(server, port, nfs_opt.timeout_s * 1000, why, sizeof(why));
 			if (!why[0] && nfs_opt.nfs_port_num) {
 				port = nfs_opt.nfs_port_num;
-				probe_port(server, port, why, sizeof(why));
+				tcp_probe(server, port, nfs_opt.timeout_s * 1000, why, sizeof(why));
 			}
 		} else {
 			hint = " (is it exported to this client?)";
