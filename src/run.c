@@ -123,9 +123,15 @@ static void client_cleanup(struct client *c)
 			continue;
 		client_expand(c, prog->client_roots[r], strlen(prog->client_roots[r]), path);
 		if (c->be->remove_tree(c, path) < 0 && !c->failed) {
+			char why[sizeof(c->error)];
+
+			/* the backend's reason names the path: say it was the cleanup */
 			c->failed = 1;
-			if (!c->error[0])
-				snprintf(c->error, sizeof(c->error), "cleanup of %s failed", path);
+			snprintf(why, sizeof(why), "%s", c->error);
+			if (why[0])
+				snprintf(c->error, sizeof(c->error), "cleanup: %s", why);
+			else
+				snprintf(c->error, sizeof(c->error), "cleanup: cannot remove %s", path);
 		}
 	}
 }

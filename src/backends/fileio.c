@@ -337,7 +337,8 @@ static int fileio_remove_tree(struct client *c, const char *path)
 	int rc = remove_tree(path);
 
 	if (rc < 0)
-		snprintf(c->error, sizeof(c->error), "%s", strerror(-rc));
+		snprintf(c->error, sizeof(c->error), "cannot remove %s/%s: %s", c->opt->directory, path,
+			 strerror(-rc));
 	return rc < 0 ? -1 : 0;
 }
 
