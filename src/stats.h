@@ -94,6 +94,9 @@ struct shared {
 	int procs_left;		/* client processes not yet done: the last one
 				   out removes the shared roots if the parent died */
 	uint8_t root_existed[MAX_SHARED_ROOTS]; /* shared roots found before the run */
+	uint64_t parent_alive_ns; /* --mpi: the parent's last sign of life; its clients
+				   stop when it is older than --mpi-timeout (a rank
+				   stopped or hung: the job is being ended) */
 	char *slots;		/* first slot */
 };
 
