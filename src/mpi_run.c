@@ -540,7 +540,7 @@ static void shown_value(char *out, size_t len, const char *v, size_t vlen)
 }
 
 /* The first line of a target that is not the same in both, as
- * "--NAME VALUE (rank 0: VALUE)". */
+ * "--NAME VALUE (rank 0 on HOST: VALUE)". */
 static void target_difference(const char *a, const char *b, char *out, size_t len)
 {
 	while (*a || *b) {
@@ -568,6 +568,17 @@ static void target_difference(const char *a, const char *b, char *out, size_t le
 		return;
 	}
 	snprintf(out, len, "other options");
+}
+
+/* Every text of a run_id another rank sent ends within it. */
+static void run_id_terminate(struct run_id *id)
+{
+	id->loadfile[sizeof(id->loadfile) - 1] = '\0';
+	id->sha256[sizeof(id->sha256) - 1] = '\0';
+	id->nprocs[sizeof(id->nprocs) - 1] = '\0';
+	id->length[sizeof(id->length) - 1] = '\0';
+	id->backend[sizeof(id->backend) - 1] = '\0';
+	id->target[sizeof(id->target) - 1] = '\0';
 }
 
 /* What rank r runs otherwise than rank 0, or "" if the same. */
@@ -620,7 +631,7 @@ int mpi_same(const struct program *prog, const struct backend *be, char *why, si
 		for (int i = 0; i < n; i++) {
 			char diff[900];
 
-			all[i].target[sizeof(all[i].target) - 1] = '\0';
+			run_id_terminate(&all[i]);
 			run_difference(&all[i], &mine, diff, sizeof(diff));
 			if (!diff[0])
 				continue;
