@@ -242,6 +242,17 @@ static bool size_mismatch(const struct client *c, const struct op *op, uint32_t 
 	return c->num[3] >= 0 && c->bytes != (uint64_t)c->num[3];
 }
 
+/* The op a client failed in, after the backend's reason: "(client.txt:12:
+ * NTCreateX clients/client3/f)", so that "Too many open files" or a lost
+ * connection says where the loadfile was. */
+static void fatal_context(struct client *c, const struct op *op)
+{
+	size_t n = strlen(c->error);
+
+	snprintf(c->error + n, sizeof(c->error) - n, " (%s:%u: %s%s%s)", c->prog->filename, op->line,
+		 op_info[op->id].name, op->npaths ? " " : "", op->npaths ? c->path[0] : "");
+}
+
 static int run_op(struct client *c, const struct op *op)
 {
 	struct slot *s = c->slot;
@@ -268,6 +279,7 @@ static int run_op(struct client *c, const struct op *op)
 	if (status == STATUS_FATAL) {
 		if (!c->error[0])
 			snprintf(c->error, sizeof(c->error), "%s failed", op_info[op->id].name);
+		fatal_context(c, op);
 		return -1;
 	}
 	ok = status_matches(&op->expect, op_info[op->id].domain, status);

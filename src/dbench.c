@@ -241,6 +241,18 @@ static void capture_end(struct capture *cap, char *first, size_t len, bool echo)
 	close(cap->fd);
 }
 
+/* --mpi: did every rank get this far?  One that did not has said why (rank
+ * 0 prints the first such message: mpi_agree); then every rank stops. */
+static struct program *all_ranks_ok(struct program *prog, char *message, size_t len)
+{
+	if (mpi_on() && mpi_agree(prog != NULL, message) < 0 && prog) {
+		snprintf(message, len, "another rank failed to start (see its message)");
+		program_free(prog);
+		prog = NULL;
+	}
+	return prog;
+}
+
 int main(int argc, const char **argv)
 {
 	const struct backend *be;
@@ -271,12 +283,6 @@ int main(int argc, const char **argv)
 		program_free(prog);
 		prog = NULL;
 	}
-	if (prog && !options.check_loadfile &&
-	    ((be->init && be->init(&options) < 0) ||
-	     (be->check_program && be->check_program(prog, &options) < 0))) {
-		program_free(prog);
-		prog = NULL;
-	}
 	/* (a read a stop signal cut short is not told: the signal is) */
 	capture_end(&cap, message, sizeof(message), (!mpi_on() || mpi_rank() == 0) && !run_signal());
 	if (run_signal()) {
@@ -288,13 +294,27 @@ int main(int argc, const char **argv)
 			program_free(prog);
 		prog = NULL;
 	}
-	if (mpi_on() && mpi_agree(prog != NULL, message) < 0) {
-		/* a rank could not load or check: every rank stops */
-		if (prog) {
-			snprintf(message, sizeof(message), "another rank failed to start (see its message)");
+	prog = all_ranks_ok(prog, message, sizeof(message));
+	if (prog) {
+		int rc = 0;
+
+		capture_begin(&cap);
+		if (!options.check_loadfile &&
+		    ((be->init && be->init(&options) < 0) ||
+		     (be->check_program && be->check_program(prog, &options) < 0)))
+			rc = -1;
+		capture_end(&cap, message, sizeof(message), !mpi_on() || mpi_rank() == 0);
+		if (rc < 0) {
 			program_free(prog);
 			prog = NULL;
 		}
+		prog = all_ranks_ok(prog, message, sizeof(message));
+	}
+	/* --mpi: every rank runs the same benchmark (rank 0 says how they
+	 * differ), before any client starts */
+	if (prog && mpi_on() && mpi_same(prog, be, message, sizeof(message)) < 0) {
+		program_free(prog);
+		prog = NULL;
 	}
 	if (!prog) {
 		status = run_signal() ? 128 + run_signal() : EXIT_USAGE;

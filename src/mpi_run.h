@@ -49,6 +49,9 @@
 
 #include "results.h"
 
+struct backend;
+struct program;
+
 /* One rank's progress figures for a second (summed over ranks, except
  * latency_ns: the largest, and died_*: the first rank's that has one). */
 struct mpi_figures {
@@ -73,6 +76,7 @@ void mpi_start(void);
 void mpi_spread(int nprocs);
 int mpi_max(int value);
 int mpi_agree(bool ok, const char *message);
+int mpi_same(const struct program *prog, const struct backend *be, char *why, size_t len);
 void mpi_barrier(const char *what);
 void mpi_exchange(struct mpi_figures *f);
 bool mpi_tick_now(void);
@@ -90,6 +94,8 @@ static inline void mpi_start(void) {}
 static inline void mpi_spread(int nprocs) { (void)nprocs; }
 static inline int mpi_max(int value) { return value; }
 static inline int mpi_agree(bool ok, const char *message) { (void)message; return ok ? 0 : -1; }
+static inline int mpi_same(const struct program *prog, const struct backend *be, char *why, size_t len)
+{ (void)prog; (void)be; (void)why; (void)len; return 0; }
 static inline void mpi_barrier(const char *what) { (void)what; }
 static inline void mpi_exchange(struct mpi_figures *f) { (void)f; }
 static inline bool mpi_tick_now(void) { return false; }

@@ -558,6 +558,8 @@ void options_parse(int argc, const char **argv)
 	} else {
 		options.seed = random_seed();
 	}
+	if (options.loadfile && !*options.loadfile)
+		usage_error(pc, "-c: an empty loadfile name (give a file, or leave -c out for the default)");
 	if (!options.loadfile) {
 		options.loadfile = loadfile_default();
 		if (!options.loadfile)

@@ -180,9 +180,15 @@ static void client_cleanup(struct client *c)
 			continue;
 		client_expand(c, prog->client_roots[r], strlen(prog->client_roots[r]), path);
 		if (c->be->remove_tree(c, path) < 0 && !c->failed) {
+			char why[sizeof(c->error)];
+
+			/* the backend's reason names the path: say it was the cleanup */
 			c->failed = 1;
-			if (!c->error[0])
-				snprintf(c->error, sizeof(c->error), "cleanup of %s failed", path);
+			snprintf(why, sizeof(why), "%s", c->error);
+			if (why[0])
+				snprintf(c->error, sizeof(c->error), "cleanup: %s", why);
+			else
+				snprintf(c->error, sizeof(c->error), "cleanup: cannot remove %s", path);
 		}
 	}
 }
@@ -218,11 +224,20 @@ static void signal_message(char *buf, size_t len, int sig, const char *when)
 static void run_clients(struct client *cl, int n)
 {
 	uint64_t now = now_ns();
+	/* (at least 2 s: a parent that is well says so once a second) */
+	uint64_t silence = options.mpi ? (uint64_t)MAX(options.mpi_timeout - 1, 2) * NSEC_PER_SEC : 0;
 	int live;
 
 	for (;;) {
 		uint64_t next = UINT64_MAX;
 		int ran = 0;
+
+		/* --mpi: a parent silent for about --mpi-timeout is stopped or
+		 * hung, and the other ranks are ending the job: stop, and remove
+		 * our trees before mpirun's SIGKILL (a second early, so that they
+		 * are gone before the others remove the shared directories) */
+		if (silence && now > STAT_LOAD(cl[0].sh->parent_alive_ns) + silence)
+			client_stop = 1;
 
 		live = 0;
 		for (int i = 0; i < n; i++) {
@@ -549,6 +564,47 @@ static int count_state(struct shared *sh, int state)
 	return n;
 }
 
+/*
+ * The run in progress, for run_abort_cleanup(): set while this rank's
+ * clients may be alive (from the fork to the final cleanup).
+ */
+static struct {
+	struct procs *pr;
+	struct shared *sh;
+	const struct program *prog;
+	const struct backend *be;
+	bool cleaned;		/* the final cleanup ran */
+} live;
+
+void run_alive(void)
+{
+	if (live.sh)
+		STAT_STORE(live.sh->parent_alive_ns, now_ns());
+}
+
+void run_abort_cleanup(void)
+{
+	uint64_t start = now_ns(), grace_ns = (uint64_t)options.grace * NSEC_PER_SEC;
+
+	if (!live.pr || live.cleaned)
+		return;
+	/* every client stops and removes its own tree; one that does not
+	 * within the grace is killed, and the final cleanup takes its tree
+	 * with the shared roots */
+	STAT_STORE(live.sh->measure_end_ns, MIN(STAT_LOAD(live.sh->measure_end_ns), start));
+	STAT_STORE(live.sh->stop, 1);
+	while (live.pr->running > 0 && now_ns() - start < grace_ns) {
+		reap(live.pr, live.sh, 0);
+		sleep_until_ns(now_ns() + 20 * NSEC_PER_MSEC);
+	}
+	for (int p = 0; p < options.nprocs; p++)
+		if (live.pr->pid[p])
+			kill(live.pr->pid[p], SIGKILL);
+	reap(live.pr, live.sh, 1);
+	live.cleaned = true;
+	final_cleanup(live.prog, live.be, live.sh);
+}
+
 /* Clients that are not set up after this long (a server that accepts the
  * connection but never answers) fail the run. */
 #define SETUP_TIMEOUT_NS (300 * NSEC_PER_SEC)
@@ -574,6 +630,7 @@ static bool wait_ready(struct procs *pr, struct shared *sh)
 		}
 		if (ready == sh->nclients)
 			return true;
+		STAT_STORE(sh->parent_alive_ns, now);
 		reap(pr, sh, 0);
 		if (count_state(sh, SLOT_FAILED) || pr->running < options.nprocs)
 			return false;
@@ -654,6 +711,12 @@ void run_benchmark(const struct program *prog, const struct backend *be, struct 
 		}
 	}
 	close(release[0]);
+	STAT_STORE(sh->parent_alive_ns, now_ns());
+	live.pr = &pr;
+	live.sh = sh;
+	live.prog = prog;
+	live.be = be;
+	live.cleaned = false;
 
 	bool ready = pr.running == options.nprocs && wait_ready(&pr, sh);
 
@@ -687,6 +750,7 @@ void run_benchmark(const struct program *prog, const struct backend *be, struct 
 			if (pr.pid[p])
 				kill(pr.pid[p], SIGKILL);
 		reap(&pr, sh, 1);
+		live.pr = NULL;
 		res->setup_failed = 1;
 		res->signal = parent_signal;
 		free(pr.pid);	/* nothing was released, so nothing was made */
@@ -722,6 +786,7 @@ void run_benchmark(const struct program *prog, const struct backend *be, struct 
 		sleep_until_ns(tick);
 		reap(&pr, sh, 0);
 		now = now_ns();
+		STAT_STORE(sh->parent_alive_ns, now);
 		/* --mpi: after a signal every rank reports at once (mpirun may
 		 * be ending the job: rank 0 names the ranks that no longer do) */
 		early = mpi_tick_now();
@@ -790,10 +855,12 @@ void run_benchmark(const struct program *prog, const struct backend *be, struct 
 	/* with --mpi, in rank order: on a shared target the first rank
 	 * removes the shared directories, the others find them gone */
 	for (int k = 0; k < mpi_size(); k++) {
-		if (k == mpi_rank() && final_cleanup(prog, be, sh) < 0)
+		if (k == mpi_rank() && !live.cleaned && final_cleanup(prog, be, sh) < 0)
 			res->cleanup_failed = 1;
+		live.cleaned = live.cleaned || k == mpi_rank();
 		mpi_barrier("cleanup");
 	}
+	live.pr = NULL;
 	free(pr.pid);
 	free(pr.inflight_ns);
 }

@@ -101,6 +101,9 @@ struct shared {
 	uint32_t nroots;	/* shared roots */
 	uint8_t *root_existed;	/* per shared root: found before the run
 				   (program.nshared_roots, after this header) */
+	uint64_t parent_alive_ns; /* --mpi: the parent's last sign of life; its clients
+				   stop when it is older than --mpi-timeout (a rank
+				   stopped or hung: the job is being ended) */
 	char *slots;		/* first slot */
 };
 

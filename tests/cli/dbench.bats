@@ -2,6 +2,7 @@
 # dbench.bats - the dbench command line: options, errors, output shape,
 # runs on a temp dir, signals, and nothing left behind.
 
+bats_require_minimum_version 1.5.0
 load helpers
 
 setup() { make_tmp; }
@@ -57,6 +58,12 @@ abc
 --no-such-option 2
 2 extra-argument
 ARGS
+	# an empty loadfile name is named as one (before: ": cannot open
+	# loadfile: No such file or directory")
+	run --separate-stderr "$DBENCH" -c '' 2
+	echo "$stderr"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbench: -c: an empty loadfile name (give a file, or leave -c out for the default) (see dbench --help)" ]
 	[ -z "$(ls -A "$T/d")" ]
 }
 

@@ -260,6 +260,30 @@ EOF
 	[ "$status" -eq 2 ]
 	[ "${#stderr_lines[@]}" -eq 1 ]
 	[[ "$stderr" == *"no answer on port 1 (nfs): Connection refused"* ]]
+	# every URL value is checked: libnfs 4.0 reads them with atoi() and
+	# ignores keys it does not know, so these ran against this server, the
+	# port left to the portmapper (exit 0); now one line naming the value
+	local url args=(
+		'nfsport=abc' "nfsport 'abc' is not a port (1 to 65535)"
+		'nfsport=99999' "nfsport '99999' is not a port (1 to 65535)"
+		'nfsport=2049&mountport=' "mountport '' is not a port (1 to 65535)"
+		'nfsport' 'nfsport has no value (give nfsport=VALUE)'
+		'nfsprot=2049' "unknown argument 'nfsprot' (libnfs 4.0 knows nfsport, mountport, "
+		'version=5' "version '5' is not 3 or 4"
+		'uid=root' "uid 'root' is not a number (0 or more)"
+	)
+	for (( k = 0; k < ${#args[@]}; k += 2 )); do
+		url="nfs://127.0.0.1/export?${args[k]}"
+		run --separate-stderr nfs_ns_exec timeout 60 "$DBENCH" -B nfs --nfs "$url" -c "$EXAMPLE" --run-once 1
+		echo "$url -> $status: $output $stderr"
+		[ "$status" -eq 2 ]
+		[ "${#stderr_lines[@]}" -eq 1 ]
+		[[ "$stderr" == "dbench: nfs: --nfs $url: ${args[k + 1]}"* ]]
+		[[ "$output" != *"releasing clients"* ]]
+	done
+	run --separate-stderr "$DBENCH" -B nfs --nfs nfs://127.0.0.1:99999/export -c "$EXAMPLE" 1
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "dbench: nfs: --nfs nfs://127.0.0.1:99999/export: the port after the host, '99999', is not a port (1 to 65535)" ]]
 	assert_export_empty
 }
 

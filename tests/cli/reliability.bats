@@ -313,3 +313,22 @@ PY
 	done
 	rm "$T/d/clients"
 }
+
+@test "a client that fails in its cleanup names the cleanup and the path (Too many open files)" {
+	# 40 files held open: with 30 descriptors the opens run out (counted
+	# mismatches), and so does the cleanup's walk of the client's tree;
+	# before, the client's line was only "client 0 failed: Too many open files"
+	{
+		printf 'Mkdir "\\clients" *\nMkdir "\\clients\\client1" *\nMkdir "\\clients\\client1\\dir" NT_STATUS_OK\n'
+		for i in $(seq 40); do
+			printf 'NTCreateX "\\clients\\client1\\dir\\f%d" 0x0 0x2 %d NT_STATUS_OK\n' "$i" "$((1000 + i))"
+		done
+	} >"$T/many.txt"
+	mkdir -p "$T/d"
+	run --separate-stderr bash -c 'ulimit -n 30 && exec "$@"' - "$DBENCH" -D "$T/d" -c "$T/many.txt" --run-once 1
+	echo "$status: $stderr"
+	[ "$status" -eq 1 ]
+	grep -qx "dbench: client 0 failed: cleanup: cannot remove $T/d/clients/client0: Too many open files" <<<"$stderr"
+	# the parent's own cleanup removes what the client could not
+	[ -z "$(ls -A "$T/d")" ]
+}

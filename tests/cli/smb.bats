@@ -281,6 +281,21 @@ L
 	[[ "$stderr" == *"no password"*DBENCH_SMB_PASSWORD* ]]
 }
 
+@test "smb: an empty password is one line saying so, not 'Invalid argument'" {
+	# libsmbclient answers a logon with an empty password with EINVAL:
+	# before, "cannot connect to //...: Invalid argument"
+	run --separate-stderr env DBENCH_SMB_PASSWORD= timeout 60 "$DBENCH" -B smb \
+		--smb-share "$PRIVATE" --smb-user "$SMBD_USER" -t 2 1
+	echo "$status: $stderr"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbench: $PRIVATE: cannot log on as $SMBD_USER with an empty password (\$DBENCH_SMB_PASSWORD is empty): give the password" ]
+	run --separate-stderr timeout 60 "$DBENCH" -B smb --smb-share "$PRIVATE" --smb-user "WORKGROUP/$SMBD_USER%" -t 2 1
+	echo "$status: $stderr"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbench: $PRIVATE: cannot log on as WORKGROUP/$SMBD_USER with an empty password (the text after % in --smb-user is empty): give the password" ]
+	[[ "$output" != *"releasing clients"* ]]
+}
+
 @test "smb: unknown share, missing directory, nothing listening: one line, exit 2" {
 	local port
 	port=$(srv_free_port)
