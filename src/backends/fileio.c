@@ -63,7 +63,7 @@ struct fileio {
 
 static const struct nb_adapter fileio_adapter;
 
-/* fsync the directory holding path (-S). */
+/* fdatasync the directory holding path (-S), as dbench 4.0 does. */
 static void sync_parent(const char *path)
 {
 	char dir[PATH_MAX];
@@ -78,7 +78,7 @@ static void sync_parent(const char *path)
 	}
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd >= 0) {
-		fsync(fd);
+		fdatasync(fd);
 		close(fd);
 	}
 }
