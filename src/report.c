@@ -126,6 +126,12 @@ void report_final(FILE *out, FILE *err, const struct results *r, unsigned flags)
 		pmax = MAX(pmax, r->passes[i]);
 		ptotal += r->passes[i];
 	}
+	/* Failed clients and mismatches first, as dbench 4.0 prints its
+	 * errors before the table: a harness that merges stderr into stdout
+	 * must not find them among the op rows. */
+	fflush(out);
+	problems(err, r);
+	fflush(err);
 	if (!machine) {
 		/* Before the op table: harnesses take every line from the
 		 * table's header to the final lines for an op row (mmtests:
@@ -142,7 +148,6 @@ void report_final(FILE *out, FILE *err, const struct results *r, unsigned flags)
 		per_client(out, r);
 	if ((flags & REPORT_LATENCY) && !machine)
 		latency_report(out, r);
-	problems(err, r);
 	if (machine) {
 		fprintf(out, ";%g;%d;%d;%.03f;\n", tput, r->id.clients, r->id.processes,
 			(double)maxlat / 1e6);
