@@ -257,10 +257,11 @@ static void collect(const struct run_set *set, struct figures *fs, size_t *ops_f
 	for (unsigned k = 0; k < nops; k++) {
 		char label[96];
 		const char *name = results_op_name(&set->run[0], k);
+		const char *shown = results_op_label(&set->run[0], k);
 
-		snprintf(label, sizeof(label), "%s mean ms", name);
+		snprintf(label, sizeof(label), "%s mean ms", shown);
 		figure_add(fs, name, label);
-		snprintf(label, sizeof(label), "%s p99 ms", name);
+		snprintf(label, sizeof(label), "%s p99 ms", shown);
 		figure_add(fs, name, label);
 	}
 	tput = &fs->f[0], nb = &fs->f[1], rate = &fs->f[2], maxl = &fs->f[3];
