@@ -450,7 +450,6 @@ void options_parse(int argc, const char **argv)
 		be = find_backend_or_exit(options.backend);
 
 	int_option(pc, "-t", text.timelimit, &options.timelimit, 0, 100000000);
-	options.timelimit_given = text.timelimit != NULL;
 	int_option(pc, "--warmup", text.warmup, &options.warmup, 0, 100000000);
 	int_option(pc, "--passes", text.passes, &options.passes, 1, INT32_MAX);
 	int_option(pc, "--clients-per-process", text.cpp, &options.clients_per_process, 1, 100000);
@@ -553,7 +552,7 @@ void options_parse(int argc, const char **argv)
 	options.nclients = options.nprocs * options.clients_per_process;
 	if (options.run_once)
 		options.passes = options.passes ? options.passes : 1;
-	if (options.timelimit < 1 && options.passes == 0)
+	if (options.timelimit < 1)
 		usage_error(pc, "-t must be at least 1 second");
 	if (options.warmup == -1)
 		options.warmup = options.passes ? 0 : options.timelimit / 5;

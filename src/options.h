@@ -15,8 +15,7 @@ struct options {
 	const char *progname;	/* "dbench" or "tbench" */
 	int nprocs;		/* client processes (NPROCS) */
 	int clients_per_process;
-	int timelimit;		/* seconds of measurement (-t) */
-	bool timelimit_given;	/* -t was on the command line */
+	int timelimit;		/* seconds of measurement (-t); also ends fixed work */
 	int warmup;		/* seconds of warmup before it; -1: default */
 	const char *loadfile;	/* -c, or found by loadfile_default() */
 	const char *directory;	/* -D: the share root for fileio */

@@ -101,6 +101,18 @@ static void problems(FILE *err, const struct results *r)
 			r->id.strict ? "" : "; --strict makes this a failure");
 	}
 
+	if (r->id.passes_per_client > 0 && !r->id.signal) {
+		uint64_t short_of = 0;
+
+		for (int i = 0; i < r->id.clients; i++)
+			if (r->passes[i] < (uint64_t)r->id.passes_per_client)
+				short_of++;
+		if (short_of)
+			fprintf(err, "%s: the time limit (-t %d) ended the run before %llu of %d clients "
+				"made their %d pass%s\n", r->id.progname, r->id.timelimit_sec,
+				(unsigned long long)short_of, r->id.clients, r->id.passes_per_client,
+				r->id.passes_per_client == 1 ? "" : "es");
+	}
 	for (int i = 0; i < r->nfailures; i++)
 		fprintf(err, "%s: client %d failed: %s\n", r->id.progname, r->failures[i].client,
 			r->failures[i].reason);

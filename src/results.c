@@ -90,7 +90,7 @@ static void identity_compute(struct results_identity *id, const struct results_s
 	id->paced = opt->target_rate > 0 || prog->timestamps;
 	id->target_rate = opt->target_rate;
 	id->warmup_sec = opt->warmup;
-	id->timelimit_sec = opt->passes && !opt->timelimit_given ? -1 : opt->timelimit;
+	id->timelimit_sec = opt->timelimit;
 	id->passes_per_client = opt->passes;
 	id->loadfile_op_names = opt->loadfile_op_names;
 	id->shared_paths = shared_paths_of(prog);

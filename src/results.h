@@ -50,6 +50,7 @@ struct pass_figures {
 	uint64_t bytes_read;	/* bytes its read ops move */
 	uint64_t bytes_written;	/* bytes its write ops move */
 	uint64_t duration_ns;	/* last timestamp of a pass, 0 if none */
+	bool partial;		/* a pass too long to walk: the figures of its start */
 };
 
 /* What was run: enough to say what the figures mean and to tell apart
