@@ -662,8 +662,9 @@ L
 	syncs_by_op "$T/s" >"$T/by"
 	echo "4.0:"; cat "$T/by4"; echo "ours:"; cat "$T/by"
 	# 4.0: a sync after every Rename, Unlink (failed or not) and Rmdir, none
-	# after Mkdir and creates
-	awk '{ want = ($1 == "mkdir" || $1 == "create") ? 0 : $2; if ($3 != want || $2 == 0) bad = 1 } END { exit bad }' "$T/by4"
+	# after Mkdir and creates (but for one call of its cleanup, which removes
+	# what the pass the time limit cut left in d)
+	awk '{ if ($1 == "mkdir" || $1 == "create") bad += $3 != 0 || $2 == 0; else bad += $2 - $3 > 1 || $3 > $2 || $3 == 0 } END { exit bad }' "$T/by4"
 	[ "$(cut -d' ' -f1 "$T/by4" | tr '\n' ' ')" = "create mkdir rename rmdir unlink " ]
 	# ours: the same, 4 a pass
 	[ "$(cat "$T/by")" = "$(printf 'create 3 0\nmkdir 3 0\nrename 3 3\nrmdir 3 3\nunlink 6 6')" ]
