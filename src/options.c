@@ -344,7 +344,7 @@ void options_parse(int argc, const char **argv)
 		  "release) after each pass of each client, as the mmtests dbench does; with "
 		  "--machine-readable '@E@client@ms' instead", NULL },
 		{ "stagger", 0, POPT_ARG_STRING, &text.stagger, 0,
-		  "N > 0: client process i starts i x 10 ms after the others are released, instead of "
+		  "N > 0: client process i starts i x 10 ms after the release, instead of "
 		  "all at once (the mmtests patch's option; 0: off)", "N" },
 		{ "skip-cleanup", 0, POPT_ARG_NONE, &options.skip_cleanup, 0,
 		  "leave the files the run made", NULL },
