@@ -572,6 +572,21 @@ L
 	[ "$stderr" = "dbench: --stagger: 'yes' is not a number (see dbench --help)" ]
 }
 
+@test "a Sleep at the end of the loadfile is part of the pass: the pass ends when it is over" {
+	loadfile tail.load <<'L'
+QUERY_FS_INFORMATION 259 NT_STATUS_OK
+Sleep 150000
+L
+	run_dbench -B null -c "$T/tail.load" --passes 3 -t 60 --warmup 0 --show-execute-time 2
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c 'completed in' <<<"$output")" -eq 6 ]
+	# each pass lasts the sleep; the third ends three sleeps after the release
+	grep 'completed in' <<<"$output" | awk '$4 < 149 { bad = 1 } END { exit bad }'
+	[ "$(grep 'completed in' <<<"$output" | awk '$8 >= 449' | wc -l)" -eq 2 ]
+	[[ "$output" == *"Operations 6 "* ]]
+}
+
 @test "the mismatch summary comes before the op table (4.0 prints its errors first): mmtests' op scrape gets only op rows" {
 	loadfile mm.load <<'L'
 NTCreateX "\clients\client1\nofile" 0x0 0x1 1 NT_STATUS_OK
