@@ -154,8 +154,8 @@ void pass_run(const struct program *prog, const struct options *base, uint64_t m
 {
 	static const volatile int no_stop;
 	struct options opt = *base;
-	struct client *c = xcalloc(1, sizeof(*c));
-	uint8_t *seen = xcalloc(prog->npaths ? prog->npaths : 1, 1);
+	struct client *c;
+	uint8_t *seen;
 	struct shared *sh;
 	uint64_t now;
 
@@ -163,6 +163,8 @@ void pass_run(const struct program *prog, const struct options *base, uint64_t m
 		ps->counted = true;
 		return;
 	}
+	c = xcalloc(1, sizeof(*c));
+	seen = xcalloc(prog->npaths ? prog->npaths : 1, 1);
 	memset(ps, 0, sizeof(*ps));
 	opt.passes = 1;
 	opt.target_rate = 0;
