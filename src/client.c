@@ -213,14 +213,6 @@ static void prepare(struct client *c, const struct op *op, uint64_t now)
 	const struct options *opt = c->opt;
 
 	numexpr_eval_all(c->prog, op, &c->nc, c->last[op->id], c->num);
-	if (opt->trunc_io > 0 && (op_is_read(op->id) || op_is_write(op->id))) {
-		/* --trunc-io N: no read or write moves more than N bytes */
-		int a = op_size_arg(op->id);
-
-		c->num[a] = MIN(c->num[a], opt->trunc_io);
-		if (op->id == OP_READX || op->id == OP_WRITEX)
-			c->num[3] = MIN(c->num[3], opt->trunc_io);
-	}
 	for (int i = 0; i < op->npaths; i++)
 		c->pathlen[i] = expand_path(c, op->path[i], c->path[i]);
 	c->sched_ns = 0;
@@ -405,10 +397,19 @@ static int step(struct client *c, uint64_t now)
 /* Start a pass, or finish when the wanted passes are done. */
 static bool next_pass(struct client *c, uint64_t now)
 {
-	if (c->opt->show_execute_time)	/* the gormanm fork's line, which mmtests reads */
-		dprintf(STDOUT_FILENO, "%4d completed in %u ms at time %u ms\n", c->id,
-			(unsigned)((now - c->pass_start_ns) / NSEC_PER_MSEC),
-			(unsigned)((now - c->release_ns) / NSEC_PER_MSEC));
+	if (c->opt->show_execute_time) {
+		/* the gormanm fork's lines, which mmtests reads: with
+		 * --machine-readable "@E@client@ms" (its calibration run
+		 * takes the 4th '@' field of the first), else the sentence */
+		unsigned pass_ms = (unsigned)((now - c->pass_start_ns) / NSEC_PER_MSEC);
+		int id = c->opt->client_base + c->id;
+
+		if (c->opt->machine_readable)
+			dprintf(STDOUT_FILENO, "@E@%d@%u\n", id, pass_ms);
+		else
+			dprintf(STDOUT_FILENO, "%4d completed in %u ms at time %u ms\n", id, pass_ms,
+				(unsigned)((now - c->release_ns) / NSEC_PER_MSEC));
+	}
 	c->pass++;
 	STAT_STORE(c->slot->passes, c->pass);
 	if (c->opt->passes > 0 && c->pass >= (uint64_t)c->opt->passes) {
@@ -438,6 +439,12 @@ int client_advance(struct client *c, uint64_t *nowp, const volatile int *local_s
 	}
 	if (c->due_ns > now)
 		return 1;
+	/* a SLEEP at the end of the loadfile is part of the pass: it ends
+	 * when the sleep is over */
+	if (c->pc >= c->prog->nops && !next_pass(c, now)) {
+		c->finished = 1;
+		return 2;
+	}
 	c->last_t1 = 0;
 	rc = step(c, now);
 	if (c->last_t1)
@@ -449,7 +456,7 @@ int client_advance(struct client *c, uint64_t *nowp, const volatile int *local_s
 		c->failed = 1;
 		return 2;
 	}
-	if (c->pc >= c->prog->nops && !next_pass(c, *nowp)) {
+	if (rc == 0 && c->pc >= c->prog->nops && !next_pass(c, *nowp)) {
 		c->finished = 1;
 		return 2;
 	}
@@ -466,9 +473,19 @@ void client_count_net(struct client *c, uint64_t sent, uint64_t received)
 
 void client_start(struct client *c, uint64_t release_ns, uint64_t measure_start_ns)
 {
+	uint64_t start = release_ns;
+
+	/* --stagger: process i starts i steps after the release; its first
+	 * pass (and pacing) begins then */
+	if (c->opt->stagger > 0) {
+		int process = (c->opt->client_base + c->id) / c->opt->clients_per_process;
+
+		start += (uint64_t)process * STAGGER_STEP_MS * NSEC_PER_MSEC;
+		c->due_ns = start;
+	}
 	c->release_ns = release_ns;
 	c->measure_start_ns = measure_start_ns;
-	c->pass_start_ns = release_ns;
-	c->rate_start_ns = release_ns;
+	c->pass_start_ns = start;
+	c->rate_start_ns = start;
 	STAT_STORE(c->slot->state, SLOT_RUNNING);
 }

@@ -54,10 +54,19 @@ struct random_use {
 	uint64_t line;
 };
 
+/* An error message, kept until the end so that they are printed in line
+ * order (a LOOP without ENDLOOP is found at the end of the file). */
+struct parse_error {
+	uint64_t line;
+	char msg[512];
+};
+
 struct parser {
 	const char *name;	/* file name for messages */
 	FILE *errors;
 	int nerrors;
+	struct parse_error shown_err[MAX_ERRORS]; /* the first lines' errors, in line order */
+	int nshown_err;
 	uint64_t lineno;
 	struct program *prog;
 	size_t cap_ops, cap_paths, cap_pool, cap_exprs;
@@ -82,18 +91,36 @@ struct parser {
 static void perror_at(struct parser *ps, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* Keep the error (the MAX_ERRORS of the earliest lines are printed, by
+ * print_errors, in line order). */
 static void perror_at(struct parser *ps, const char *fmt, ...)
 {
-	char msg[512];
+	struct parse_error *e = ps->shown_err;
+	int at = ps->nshown_err;
 	va_list ap;
 
 	ps->nerrors++;
-	if (ps->nerrors > MAX_ERRORS)
+	while (at > 0 && e[at - 1].line > ps->lineno)
+		at--;
+	if (at == MAX_ERRORS)
 		return;
+	if (ps->nshown_err < MAX_ERRORS)
+		ps->nshown_err++;
+	memmove(&e[at + 1], &e[at], (size_t)(ps->nshown_err - 1 - at) * sizeof(*e));
+	e[at].line = ps->lineno;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	vsnprintf(e[at].msg, sizeof(e[at].msg), fmt, ap);
 	va_end(ap);
-	fprintf(ps->errors, "%s:%llu: %s\n", ps->name, (unsigned long long)ps->lineno, msg);
+}
+
+static void print_errors(struct parser *ps)
+{
+	for (int i = 0; i < ps->nshown_err; i++)
+		fprintf(ps->errors, "%s:%llu: %s\n", ps->name, (unsigned long long)ps->shown_err[i].line,
+			ps->shown_err[i].msg);
+	if (ps->nerrors > MAX_ERRORS)
+		fprintf(ps->errors, "%s: ... and %d more errors\n", ps->name, ps->nerrors - MAX_ERRORS);
+	ps->nshown_err = 0;
 }
 
 /* Quoted input for a message: in quotes q, cut to SHOWN_MAX bytes with
@@ -1313,8 +1340,10 @@ static struct program *compile_text(const char *name, const char *text, size_t l
 	sha256_hex(text, len, prog->sha256);
 	if (!checked && loadfile_check_text(name, text, len, &line, errors) < 0)
 		goto fail;
-	if (compile_lines(ps, text, len) < 0)
-		goto fail;	/* grow() said why */
+	if (compile_lines(ps, text, len) < 0) {
+		print_errors(ps);	/* with grow()'s why */
+		goto fail;
+	}
 	prog->lines = ps->lineno;
 	if (ps->repeat_open) {
 		perror_at(ps, "REPEAT at the end of the file has no operation to repeat");
@@ -1335,8 +1364,7 @@ static struct program *compile_text(const char *name, const char *text, size_t l
 	}
 	if (ps->nerrors == 0)
 		random_roots(ps);
-	if (ps->nerrors > MAX_ERRORS)
-		fprintf(errors, "%s: ... and %d more errors\n", name, ps->nerrors - MAX_ERRORS);
+	print_errors(ps);
 	if (ps->nerrors)
 		goto fail;
 	for (int i = 0; i < OP_COUNT; i++)
@@ -1400,26 +1428,26 @@ struct program *program_load(const char *filename, FILE *errors)
 	return program_load_max(filename, LOADFILE_MAX_DEFAULT, errors);
 }
 
+/* Each op the backend lacks, at its first line, in line order. */
 int program_check_backend(const struct program *prog, const struct backend *be, FILE *errors)
 {
+	bool said[OP_COUNT] = { false };
 	int bad = 0;
 
-	for (int id = 0; id < OP_COUNT; id++) {
-		if (!prog->count[id] || be->op[id])
-			continue;
-		const char *why = be->why_unsupported ? be->why_unsupported(id) : NULL;
+	for (uint32_t i = 0; i < prog->nops; i++) {
+		int id = prog->ops[i].id;
+		const char *why;
 
-		for (uint32_t i = 0; i < prog->nops; i++) {
-			if (prog->ops[i].id != id)
-				continue;
-			if (why)
-				fprintf(errors, "%s:%u: %s %s\n", prog->filename, prog->ops[i].line,
-					op_info[id].name, why);
-			else
-				fprintf(errors, "%s:%u: %s is not supported by the %s backend\n",
-					prog->filename, prog->ops[i].line, op_info[id].name, be->name);
-			break;
-		}
+		if (id >= OP_COUNT || be->op[id] || said[id])
+			continue;
+		said[id] = true;
+		why = be->why_unsupported ? be->why_unsupported(id) : NULL;
+		if (why)
+			fprintf(errors, "%s:%u: %s %s\n", prog->filename, prog->ops[i].line,
+				op_info[id].name, why);
+		else
+			fprintf(errors, "%s:%u: %s is not supported by the %s backend\n",
+				prog->filename, prog->ops[i].line, op_info[id].name, be->name);
 		bad = -1;
 	}
 	return bad;

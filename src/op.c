@@ -52,6 +52,23 @@ static bool name_is_nocase(const char *name, const char *word, size_t len)
 	return strncasecmp(name, word, len) == 0 && name[len] == '\0';
 }
 
+uint64_t op_nominal_bytes(int id, const int64_t *num, int64_t trunc_io)
+{
+	uint64_t bytes;
+	int64_t size;
+
+	if (!op_is_read(id) && !op_is_write(id))
+		return 0;
+	size = num[op_size_arg(id)];
+	bytes = size > 0 ? (uint64_t)size * (uint64_t)op_size_unit(id) : 0;
+	if ((id == OP_READX || id == OP_WRITEX) && num[3] >= 0)
+		bytes = (uint64_t)num[3];
+	if (trunc_io > 0 && bytes > (uint64_t)trunc_io &&
+	    (id == OP_READ3 || id == OP_WRITE3 || id == OP_BLOCK_READ || id == OP_BLOCK_WRITE))
+		bytes = (uint64_t)trunc_io;
+	return bytes;
+}
+
 int op_lookup(const char *word, size_t len)
 {
 	if (len == 0)

@@ -218,6 +218,13 @@ static inline bool op_is_write(int id)
 	       id == OP_WRITE10 || id == OP_WRITE16;
 }
 
+/* The bytes a read or write op with these numbers moves when the target
+ * does what the loadfile says (the null backend, a pass's figures): the
+ * size asked for (in blocks for SCSI), for ReadX/WriteX the size the
+ * loadfile expects back; --trunc-io cuts nfs's and block's (trunc_io > 0).
+ * 0 for other ops. */
+uint64_t op_nominal_bytes(int id, const int64_t *num, int64_t trunc_io);
+
 /* Ops that change the data or the reservations of a SCSI LUN: refused at
  * load time without --allow-scsi-writes. */
 static inline bool op_is_scsi_write(int id)

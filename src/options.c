@@ -49,7 +49,7 @@ static int show_version, show_help, show_usage;
  * gets a message naming the option. */
 static struct {
 	const char *timelimit, *warmup, *passes, *cpp, *show_mismatches, *port, *rate, *grace;
-	const char *trunc_io;
+	const char *trunc_io, *stagger;
 	const char *repeat, *until_ci, *sweep, *mpi_timeout;
 } text;
 
@@ -164,6 +164,16 @@ static void check_output(poptContext pc, const char *option, const char *path)
 		usage_error(pc, "%s: empty file name", option);
 	if (outfile_check(path, why, sizeof(why)) < 0)
 		usage_error(pc, "%s %s: %s", option, path, why);
+}
+
+/* The backends whose reads and writes --trunc-io cuts, as dbench 5.0's
+ * nfs and block backends (its other backends ignore the option); null
+ * does too, so that a dry run and --check-loadfile's walk count what a
+ * run moves. */
+static bool trunc_io_applies(const struct backend *be)
+{
+	return strcmp(be->name, "nfs") == 0 || strcmp(be->name, "block") == 0 ||
+	       strcmp(be->name, "null") == 0;
 }
 
 static uint64_t random_seed(void)
@@ -340,16 +350,25 @@ void options_parse(int argc, const char **argv)
 		{ "seed", 0, POPT_ARG_STRING, &seed_text, 0,
 		  "seed for random loadfile parameters, for reproducible runs (default: random, printed)", "N" },
 		{ "trunc-io", 0, POPT_ARG_STRING, &text.trunc_io, 0,
-		  "as dbench 4.0: no read or write moves more than N bytes (larger ones are cut to N)", "N" },
+		  "as dbench 5.0: the nfs backend's READ3 and WRITE3 and the block backend's READ and "
+		  "WRITE move at most N bytes (larger ones are cut to N); no effect on other backends", "N" },
 		{ "show-execute-time", 0, POPT_ARG_NONE, &options.show_execute_time, 0,
 		  "print '%4d completed in %u ms at time %u ms' (client, pass time, time since the "
-		  "release) after each pass of each client, as the mmtests dbench does", NULL },
+		  "release) after each pass of each client, as the mmtests dbench does; with "
+		  "--machine-readable '@E@client@ms' instead", NULL },
+		{ "stagger", 0, POPT_ARG_STRING, &text.stagger, 0,
+		  "N > 0: client process i starts i x 10 ms after the release, instead of "
+		  "all at once (the mmtests patch's option; 0: off)", "N" },
 		{ "skip-cleanup", 0, POPT_ARG_NONE, &options.skip_cleanup, 0,
 		  "leave the files the run made", NULL },
 		{ "per-client-results", 0, POPT_ARG_NONE, &options.per_client_results, 0,
 		  "show each client's results too", NULL },
 		{ "machine-readable", 0, POPT_ARG_NONE, &options.machine_readable, 0,
 		  "print only machine-readable lines on stdout", NULL },
+		{ "loadfile-op-names", 0, POPT_ARG_NONE, &options.loadfile_op_names, 0,
+		  "name the operations in the op tables and the machine-readable lines as the loadfile "
+		  "does (QUERY_PATH_INFORMATION, FIND_FIRST, ... as dbench 5.0 and mmtests' dbench), not "
+		  "with dbench 4.0's short names (Qpathinfo, Find, ...)", NULL },
 		{ "latency", 0, POPT_ARG_NONE, &options.latency_report, 0,
 		  "after the op table, show response times per op and group: percentiles, stddev, decades",
 		  NULL },
@@ -446,7 +465,6 @@ void options_parse(int argc, const char **argv)
 		be = find_backend_or_exit(options.backend);
 
 	int_option(pc, "-t", text.timelimit, &options.timelimit, 0, 100000000);
-	options.timelimit_given = text.timelimit != NULL;
 	int_option(pc, "--warmup", text.warmup, &options.warmup, 0, 100000000);
 	int_option(pc, "--passes", text.passes, &options.passes, 1, INT32_MAX);
 	int_option(pc, "--clients-per-process", text.cpp, &options.clients_per_process, 1, 100000);
@@ -457,7 +475,12 @@ void options_parse(int argc, const char **argv)
 
 		int_option(pc, "--trunc-io", text.trunc_io, &trunc, 1, INT32_MAX);
 		options.trunc_io = trunc;
+		if (!trunc_io_applies(be))
+			fprintf(stderr, "%s: --trunc-io has no effect on the %s backend (as in dbench 5.0, "
+				"it cuts only the READ3/WRITE3 of the nfs backend and the READ/WRITE of the "
+				"block backend)\n", options.progname, be->name);
 	}
+	int_option(pc, "--stagger", text.stagger, &options.stagger, 0, INT32_MAX);
 	int_option(pc, "--grace", text.grace, &options.grace, 1, 86400);
 	int_option(pc, "--repeat", text.repeat, &options.repeat, 1, 1000);
 #ifndef HAVE_MPI
@@ -544,7 +567,7 @@ void options_parse(int argc, const char **argv)
 	options.nclients = options.nprocs * options.clients_per_process;
 	if (options.run_once)
 		options.passes = options.passes ? options.passes : 1;
-	if (options.timelimit < 1 && options.passes == 0)
+	if (options.timelimit < 1)
 		usage_error(pc, "-t must be at least 1 second");
 	if (options.warmup == -1)
 		options.warmup = options.passes ? 0 : options.timelimit / 5;

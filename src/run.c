@@ -763,9 +763,9 @@ void run_benchmark(const struct program *prog, const struct backend *be, struct 
 	res->measure_start_ns = res->release_ns + warmup_ns;
 	sh->release_ns = res->release_ns;
 	sh->measure_start_ns = res->measure_start_ns;
-	/* fixed work runs until the passes are done, or -t if given too */
+	/* fixed work runs until the passes are done, or the time limit (as
+	 * dbench 5.0's --run-once) */
 	__atomic_store_n(&sh->measure_end_ns,
-			 fixed_work && !options.timelimit_given ? UINT64_MAX :
 			 res->measure_start_ns + (uint64_t)options.timelimit * NSEC_PER_SEC,
 			 __ATOMIC_RELEASE);
 	wall_clock_iso(res->start_time, sizeof(res->start_time));

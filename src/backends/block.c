@@ -266,9 +266,13 @@ static uint32_t block_rw(struct client *c, bool write)
 {
 	struct block_client *bc = c->priv;
 	int64_t len = c->num[1];
-	uint64_t off = block_place(c->num[0], &len);
+	uint64_t off;
 	char *buf;
 	size_t done = 0;
+
+	if (c->opt->trunc_io > 0 && len > c->opt->trunc_io)
+		len = c->opt->trunc_io;	/* --trunc-io, as dbench 5.0 */
+	off = block_place(c->num[0], &len);
 
 	if ((uint64_t)len > BLOCK_MAX_IO)
 		return NT_STATUS_INVALID_PARAMETER;

@@ -309,7 +309,7 @@ static int lookup_dir(struct client *c, const char *path, size_t len, bool *open
 	return fd;
 }
 
-/* fsync the directory holding path (-S). */
+/* fdatasync the directory holding path (-S), as dbench 4.0 does. */
 static void sync_parent(struct client *c, const char *path)
 {
 	char copy[PATH_MAX];
@@ -322,7 +322,7 @@ static void sync_parent(struct client *c, const char *path)
 		return;
 	fd = openat(a.dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd >= 0) {
-		fsync(fd);
+		fdatasync(fd);
 		close(fd);
 	}
 	at_close(&a);

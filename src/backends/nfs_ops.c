@@ -108,6 +108,8 @@ uint32_t nfsb_read3(struct client *c, const struct op *op)
 	struct nfsb *nb = c->priv;
 
 	(void)op;
+	if (c->opt->trunc_io > 0 && c->num[1] > c->opt->trunc_io)
+		c->num[1] = c->opt->trunc_io;	/* --trunc-io, as dbench 5.0 */
 	if (c->num[0] < 0 || c->num[1] < 0 || iobuf_grow(&nb->nbc.buf, c->nc.rng, (size_t)c->num[1]) < 0)
 		return NFS3ERR_INVAL;
 	if (c->opt->fake_io) {
@@ -139,6 +141,8 @@ uint32_t nfsb_write3(struct client *c, const struct op *op)
 	struct nfsb *nb = c->priv;
 
 	(void)op;
+	if (c->opt->trunc_io > 0 && c->num[1] > c->opt->trunc_io)
+		c->num[1] = c->opt->trunc_io;	/* --trunc-io, as dbench 5.0 */
 	if (c->num[0] < 0 || c->num[1] < 0 || c->num[2] < UNSTABLE || c->num[2] > FILE_SYNC ||
 	    iobuf_grow(&nb->nbc.buf, c->nc.rng, (size_t)c->num[1]) < 0)
 		return NFS3ERR_INVAL;

@@ -149,7 +149,7 @@ L
 	run_dbench -c "$T/small.txt" -D "$T/d" --run-once 3
 	echo "$output" "$stderr"
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"Running 1 pass with load"* ]]
+	[[ "$output" == *"Running for 600 seconds with load '$T/small.txt' and minimum warmup 0 secs, 1 pass per client"* ]]
 	[[ "$output" == *"Operations 21 in "*"passes per client 1..1 (3 in all)"* ]]
 	[[ "$output" =~ $'\n'\ WriteX\ +3\  ]]
 	assert_empty_target

@@ -389,3 +389,23 @@ ARGS
 	[ -z "$NFS_ERROR" ]
 	nfs_ns_exec timeout 10 nfs-ls "$NFS_URL" >/dev/null
 }
+
+@test "nfs: --trunc-io N cuts READ3 and WRITE3 to N bytes, as dbench 5.0" {
+	srv_start_or_skip nfs_ns_start
+	loadfile cut.txt <<'L'
+MKDIR3 "/clients" *
+MKDIR3 "/clients/client1" *
+CREATE3 "/clients/client1/f" 0 0x00000000
+WRITE3 "/clients/client1/f" 0 65536 2 0x00000000
+READ3 "/clients/client1/f" 0 65536 0x00000000
+L
+	nfs_dbench -c "$T/cut.txt" --run-once --skip-cleanup --trunc-io 4096 --json "$T/r.json" 1
+	echo "$output"; echo "$stderr"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[[ "$output" == *", 0 mismatches,"* ]]
+	[ "$(stat -c %s "$NFS_EXPORT_DIR/clients/client0/f")" -eq 4096 ]
+	[ "$(jq .results.bytes "$T/r.json")" -eq 8192 ]
+	[ "$(jq .loadfile.bytes_written_per_pass "$T/r.json")" -eq 4096 ]
+	rm -rf "$NFS_EXPORT_DIR/clients"
+}

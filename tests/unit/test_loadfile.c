@@ -542,6 +542,58 @@ static void test_pass_stats(void **state)
 	program_free(prog);
 }
 
+/* Fixed loop counts: the pass is counted, not walked, however long
+ * (upstream's nfs_lock.load repeats a LOCK4 10,000,000 times); a random
+ * count is walked, and a pass longer than the walk is said to be cut. */
+static void test_pass_counted(void **state)
+{
+	struct program *prog = must_compile(
+		"UNLOCK4 \"/foo\" 0 0 *\n"
+		"LOOP 3\n"
+		"REPEAT 20000000\n"
+		"LOCK4 \"/foo\" +child 1 *\n"
+		"READ3 \"/foo\" * 4096 *\n"
+		"ENDLOOP\n"
+		"LOOP 0\n"
+		"WRITE3 \"/bar\" 0 4096 0 *\n"
+		"ENDLOOP\n");
+	struct options opt = { .progname = "test", .nclients = 2, .nprocs = 2,
+			       .clients_per_process = 1, .seed = 1 };
+	struct pass_stats ps;
+
+	(void)state;
+	pass_run(prog, &opt, PASS_MAX_STEPS, &ps);
+	assert_true(ps.counted);
+	assert_false(ps.truncated);
+	assert_true(ps.ops[OP_LOCK4] == 60000000);
+	assert_int_equal(ps.ops[OP_READ3], 3);
+	assert_int_equal(ps.ops[OP_WRITE3], 0);
+	assert_true(ps.total_ops == 60000004);
+	assert_int_equal(ps.bytes_read, 3 * 4096);
+	assert_int_equal(ps.bytes_written, 0);
+	assert_int_equal(ps.paths, 1);	/* /bar never runs */
+	opt.trunc_io = 1000;		/* --trunc-io cuts READ3 */
+	pass_run(prog, &opt, PASS_MAX_STEPS, &ps);
+	assert_int_equal(ps.bytes_read, 3 * 1000);
+	program_free(prog);
+
+	prog = must_compile("LOOP *%3+20000000\nMkdir \"\\a\" *\nENDLOOP\n");
+	pass_run(prog, &opt, 1000, &ps);
+	assert_false(ps.counted);
+	assert_true(ps.truncated);
+	program_free(prog);
+}
+
+/* Errors come in the order of their lines, also one found at the end. */
+static void test_errors_in_line_order(void **state)
+{
+	char err[2048];
+
+	(void)state;
+	assert_null(compile("LOOP 2\nMkdir \"\\a\" *\nBogusOp 1\n", err, sizeof(err)));
+	assert_string_equal(err, "t.txt:1: LOOP without ENDLOOP\nt.txt:3: unknown operation 'BogusOp'\n");
+}
+
 static void test_gzip_and_missing(void **state)
 {
 	char err[1024];
@@ -597,6 +649,8 @@ int main(void)
 		cmocka_unit_test(test_random_roots),
 		cmocka_unit_test(test_optional_args),
 		cmocka_unit_test(test_pass_stats),
+		cmocka_unit_test(test_pass_counted),
+		cmocka_unit_test(test_errors_in_line_order),
 		cmocka_unit_test(test_gzip_and_missing),
 	};
 
