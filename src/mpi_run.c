@@ -500,9 +500,9 @@ static void run_id_of(struct run_id *id, const struct program *prog, const struc
 	if (options.passes)
 		snprintf(id->length, sizeof(id->length), "--passes %d", options.passes);
 	n = strlen(id->length);
-	if (!options.passes || options.timelimit_given)
-		n += (size_t)snprintf(id->length + n, sizeof(id->length) - n, "%s-t %d", n ? " " : "",
-				      options.timelimit);
+	/* (-t caps a --passes run too) */
+	n += (size_t)snprintf(id->length + n, sizeof(id->length) - n, "%s-t %d", n ? " " : "",
+			      options.timelimit);
 	if (n < sizeof(id->length))
 		n += (size_t)snprintf(id->length + n, sizeof(id->length) - n, " --warmup %d", options.warmup);
 	if (n < sizeof(id->length) && options.check_loadfile)
