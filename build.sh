@@ -17,13 +17,16 @@ cd "$(dirname "$0")"
 # unshare/nsenter/losetup (util-linux, mount), tgtd/tgtadm (tgt), iscsi-perf
 # (libiscsi-bin), mpirun, strace, xmllint, gnuplot, fio and sg3-utils
 # (bench/block.sh), clang with libFuzzer (libclang-rt-14-dev, only a
-# Recommends of clang-14, which --no-install-recommends leaves out).
-build_pkgs="build-essential autoconf automake pkg-config libpopt-dev zlib1g-dev libjansson-dev
-	libsmbclient-dev libnfs-dev libiscsi-dev libopenmpi-dev"
+# Recommends of clang-14, which --no-install-recommends leaves out),
+# bash-completion (completion.bats); the Debian package's build (debhelper,
+# dpkg-dev, fakeroot), its checks (lintian, mandoc for man/*, systemd for
+# systemd-analyze) and tools/libnfs-versions.sh (libtool).
+build_pkgs="build-essential autoconf automake libtool pkg-config libpopt-dev zlib1g-dev libjansson-dev
+	libsmbclient-dev libnfs-dev libiscsi-dev libopenmpi-dev debhelper dpkg-dev fakeroot"
 test_pkgs="libcmocka-dev bats jq python3 python3-jsonschema dbench samba smbclient nfs-ganesha
 	nfs-ganesha-vfs rpcbind nfs-common libnfs-utils iproute2 util-linux mount tshark
 	wireshark-common clang libclang-rt-14-dev procps psmisc openmpi-bin tgt libiscsi-bin strace
-	libxml2-utils gnuplot-nox fio sg3-utils"
+	libxml2-utils gnuplot-nox fio sg3-utils bash-completion lintian mandoc systemd"
 
 install_missing() {
 	local missing=() p
