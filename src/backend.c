@@ -7,8 +7,10 @@
  * symbol, dbench_backend, pointing at its struct backend, whose first
  * field says which interface it was built for.  Every failure is one line:
  * unknown backend, module missing (with the package that has it, where
- * configure was told), built for another dbench, or a library it needs
- * missing (with the Debian package that has it).
+ * configure was told), a file that is not a whole shared object for this
+ * machine (checked before dlopen, which would die of SIGBUS on a truncated
+ * one), built for another dbench, or a library it needs missing (with the
+ * Debian package that has it).
  *
  * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
  */
@@ -16,9 +18,14 @@
 
 #include <dirent.h>
 #include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "backend.h"
@@ -103,6 +110,121 @@ const char *backend_default(int as_tbench)
 
 /* ---- loading ---- */
 
+/* The ELF header of the running program (GNU ld and lld define it): a
+ * module must be of the same class, byte order and machine. */
+extern const ElfW(Ehdr) __ehdr_start __attribute__((weak));
+
+#if __ELF_NATIVE_CLASS == 64
+#define ELF_NATIVE_CLASS ELFCLASS64
+#else
+#define ELF_NATIVE_CLASS ELFCLASS32
+#endif
+
+/* Does the table of n entries of size entsize at offset off lie within a
+ * file of size bytes? */
+static bool table_within(uint64_t off, uint64_t n, uint64_t entsize, uint64_t size)
+{
+	return off <= size && n <= (size - off) / (entsize ? entsize : 1);
+}
+
+/*
+ * Is the file at path a whole shared object that dlopen can map?  dlopen
+ * maps the segments a program header names without checking that the file
+ * holds them, and a truncated module (an interrupted install) then dies of
+ * SIGBUS at the first page past its end.  The file is read with pread (not
+ * mapped): its ELF header, class, byte order, type and machine, and that its
+ * program header table, each loaded segment and its section header table end
+ * within the file.  Returns 0, or -1 with the reason in why.
+ */
+static int check_module_file(const char *path, char *why, size_t whylen)
+{
+	const ElfW(Ehdr) *self = &__ehdr_start;	/* NULL if the linker has none */
+	ElfW(Ehdr) eh;
+	ElfW(Phdr) ph;
+	struct stat st;
+	uint64_t size, shnum;
+	ssize_t n;
+	int fd, rc = -1;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(why, whylen, "%s", strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		snprintf(why, whylen, "not a regular file");
+		goto out;
+	}
+	size = (uint64_t)st.st_size;
+	n = pread(fd, &eh, sizeof(eh), 0);
+	if (n < 0) {
+		snprintf(why, whylen, "%s", strerror(errno));
+		goto out;
+	}
+	if ((size_t)n < EI_NIDENT || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0) {
+		snprintf(why, whylen, "not an ELF file%s", size == 0 ? " (it is empty)" : "");
+		goto out;
+	}
+	if (eh.e_ident[EI_CLASS] != ELF_NATIVE_CLASS ||
+	    (self && (eh.e_ident[EI_DATA] != self->e_ident[EI_DATA] ||
+		      ((size_t)n == sizeof(eh) && eh.e_machine != self->e_machine)))) {
+		snprintf(why, whylen, "an ELF file for another machine (class %u, byte order %u, machine %u; "
+			 "this program: %u, %u, %u)", eh.e_ident[EI_CLASS], eh.e_ident[EI_DATA],
+			 (size_t)n == sizeof(eh) ? eh.e_machine : 0, ELF_NATIVE_CLASS,
+			 self ? self->e_ident[EI_DATA] : 0, self ? self->e_machine : 0);
+		goto out;
+	}
+	if ((size_t)n < sizeof(eh)) {
+		snprintf(why, whylen, "the file is truncated (%llu bytes: not even its ELF header)",
+			 (unsigned long long)size);
+		goto out;
+	}
+	if (eh.e_type != ET_DYN) {
+		snprintf(why, whylen, "not a shared object (ELF type %u)", eh.e_type);
+		goto out;
+	}
+	if (eh.e_phentsize != sizeof(ph) || eh.e_phnum == 0 ||
+	    !table_within(eh.e_phoff, eh.e_phnum, sizeof(ph), size)) {
+		snprintf(why, whylen, "the file is truncated or damaged (its program header table, "
+			 "%u entries at byte %llu, is not within its %llu bytes)", eh.e_phnum,
+			 (unsigned long long)eh.e_phoff, (unsigned long long)size);
+		goto out;
+	}
+	for (unsigned i = 0; i < eh.e_phnum; i++) {
+		if (pread(fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + i * sizeof(ph))) != (ssize_t)sizeof(ph)) {
+			snprintf(why, whylen, "cannot read its program header %u", i);
+			goto out;
+		}
+		if ((ph.p_type == PT_LOAD || ph.p_type == PT_DYNAMIC) &&
+		    !table_within(ph.p_offset, ph.p_filesz, 1, size)) {
+			snprintf(why, whylen, "the file is truncated (a segment ends at byte %llu, "
+				 "the file has %llu bytes)",
+				 (unsigned long long)(ph.p_offset + ph.p_filesz), (unsigned long long)size);
+			goto out;
+		}
+	}
+	/* e_shnum 0 with a table: the count is in the first entry's sh_size */
+	shnum = eh.e_shnum;
+	if (eh.e_shoff && shnum == 0 && eh.e_shentsize == sizeof(ElfW(Shdr)) &&
+	    table_within(eh.e_shoff, 1, sizeof(ElfW(Shdr)), size)) {
+		ElfW(Shdr) sh0;
+
+		if (pread(fd, &sh0, sizeof(sh0), (off_t)eh.e_shoff) == (ssize_t)sizeof(sh0))
+			shnum = sh0.sh_size;
+	}
+	if (eh.e_shoff && (eh.e_shentsize != sizeof(ElfW(Shdr)) ||
+			   !table_within(eh.e_shoff, shnum, sizeof(ElfW(Shdr)), size))) {
+		snprintf(why, whylen, "the file is truncated (its section header table ends at byte %llu, "
+			 "the file has %llu bytes)",
+			 (unsigned long long)(eh.e_shoff + shnum * eh.e_shentsize), (unsigned long long)size);
+		goto out;
+	}
+	rc = 0;
+out:
+	close(fd);
+	return rc;
+}
+
 static const struct backend *load_module(const char *name, const char *path, char *why, size_t whylen)
 {
 	static const struct backend_abi want = BACKEND_ABI;
@@ -111,6 +233,14 @@ static const struct backend *load_module(const char *name, const char *path, cha
 	void *handle;
 	char what[96];
 
+	if (check_module_file(path, why, whylen) < 0) {
+		char reason[256];
+
+		snprintf(reason, sizeof(reason), "%s", why);
+		snprintf(why, whylen, "cannot load the %s backend from %s: %s: reinstall it", name, path,
+			 reason);
+		return NULL;
+	}
 	/* RTLD_LOCAL: two modules may use the same names; a module still
 	 * finds its own libraries with dlsym(RTLD_DEFAULT, ...) */
 	snprintf(what, sizeof(what), "the %s backend", name);

@@ -220,21 +220,15 @@ static void record(struct client *c, const struct op *op, uint64_t t0, uint64_t 
 	struct slot *s = c->slot;
 	uint64_t lat = t1 - t0;
 	uint64_t sec = (t1 - c->release_ns) / NSEC_PER_SEC;
-	struct sec_stat *ss = &s->secs[sec % SEC_RING];
+	struct sec_stat *ss = sec_stat_enter(s, sec);
 
 	STAT_STORE(s->ops_all, s->ops_all + 1);
 	STAT_STORE(s->bytes_all, s->bytes_all + c->bytes);
-	if (ss->sec != sec) {
-		STAT_STORE(ss->ops, 0);
-		STAT_STORE(ss->bytes, 0);
-		STAT_STORE(ss->max_ns, 0);
-		__atomic_store_n(&ss->sec, sec, __ATOMIC_RELEASE);
-	}
 	STAT_STORE(ss->ops, ss->ops + 1);
 	STAT_STORE(ss->bytes, ss->bytes + c->bytes);
 	if (lat > ss->max_ns)
 		STAT_STORE(ss->max_ns, lat);
-	hist_add(&s->every, lat);
+	hist64_add(&s->every, lat);
 	if (mismatch)
 		STAT_STORE(s->mismatches_all, s->mismatches_all + 1);
 	if (t1 < c->measure_start_ns || t1 >= STAT_LOAD(c->sh->measure_end_ns))

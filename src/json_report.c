@@ -24,9 +24,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "outfile.h"
 #include "results.h"
 #include "util.h"
 
@@ -396,66 +396,51 @@ json_t *results_to_json(const struct results *r)
 	return doc;
 }
 
-static mode_t current_umask(void)
-{
-	mode_t m = umask(0);
-
-	umask(m);
-	return m;
-}
-
 /* Write doc to path ('-': stdout_fd, or stdout).  A file is written whole
- * or not at all: to a temporary file beside it, then renamed over it, so a
- * reader never sees half a document or the previous run's.  Takes doc. */
+ * or not at all: a new file beside it renamed over it, so a reader never
+ * sees half a document or the previous run's, and never through a symbolic
+ * link at its name (outfile.h).  Takes doc. */
 int json_write_document(json_t *doc, const char *path, int stdout_fd, bool quiet)
 {
-	bool to_stdout = strcmp(path, "-") == 0, in_place = false;
-	char tmp[PATH_MAX];
-	struct stat st;
-	FILE *f;
+	bool to_stdout = strcmp(path, "-") == 0;
+	struct outfile out = { .fd = -1, .dirfd = -1 };
+	char why[PATH_MAX + 128];
+	FILE *f = NULL;
 	int rc = 0, fd;
 
-	/* only a regular file (or a new one) is replaced: a device, a FIFO or
-	 * a symlink (/dev/stdout, /dev/full, a pipe) is written in place */
-	if (!to_stdout && lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		in_place = true;
 	if (to_stdout) {
-		f = fdopen(stdout_fd >= 0 ? stdout_fd : dup(STDOUT_FILENO), "w");
-	} else if (in_place) {
-		f = fopen(path, "w");
-	} else {
-		if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp)) {
-			errno = ENAMETOOLONG;
-			fd = -1;
-		} else {
-			fd = mkstemp(tmp);
-		}
+		fd = stdout_fd >= 0 ? stdout_fd : dup(STDOUT_FILENO);
 		f = fd >= 0 ? fdopen(fd, "w") : NULL;
-		if (fd >= 0 && !f) {
-			close(fd);
-			unlink(tmp);
+		snprintf(why, sizeof(why), "%s", strerror(errno));
+	} else if (outfile_open(&out, path, false, why, sizeof(why)) == 0) {
+		f = fdopen(out.fd, "w");
+		if (!f) {
+			snprintf(why, sizeof(why), "%s", strerror(errno));
+			outfile_abort(&out, false);
 		}
 	}
 	if (!f) {
 		if (!quiet)
-			warnx_("--json %s: cannot open: %s", path, strerror(errno));
+			warnx_("--json %s: cannot open: %s", path, why);
 		json_decref(doc);
 		return -1;
 	}
-	if (!to_stdout && !in_place)
-		fchmod(fileno(f), 0666 & ~current_umask());
 	if (json_dumpf(doc, f, JSON_FLAGS) < 0 || fputc('\n', f) == EOF || fflush(f) != 0)
 		rc = -1;
 	if (fclose(f) != 0)
 		rc = -1;
-	if (!to_stdout && !in_place && rc == 0 && rename(tmp, path) < 0)
-		rc = -1;
-	if (rc < 0) {
-		if (!quiet)
-			warnx_("--json %s: write error: %s", path, strerror(errno));
-		if (!to_stdout && !in_place)
-			unlink(tmp);
+	if (!to_stdout) {
+		int e = errno;
+
+		if (rc == 0) {
+			rc = outfile_commit(&out, true);
+		} else {
+			outfile_abort(&out, true);
+			errno = e;
+		}
 	}
+	if (rc < 0 && !quiet)
+		warnx_("--json %s: write error: %s", path, strerror(errno));
 	json_decref(doc);
 	return rc;
 }

@@ -24,14 +24,17 @@
 #include "mpi_run.h"
 #include "options.h"
 #include "paths.h"
+#include "outfile.h"
 #include "util.h"
+
+static const char default_directory[] = ".";	/* -D */
 
 struct options options = {
 	.progname = "dbench",
 	.clients_per_process = 1,
 	.timelimit = 600,
 	.warmup = -1,
-	.directory = ".",
+	.directory = default_directory,
 	.tcp_options = "TCP_NODELAY",
 	.show_mismatches = 10,
 	.stdout_fd = -1,
@@ -134,32 +137,35 @@ static void check_directory(poptContext pc)
 		usage_error(pc, "'%s' is not a directory", options.directory);
 	if (access(options.directory, W_OK | X_OK) < 0)
 		usage_error(pc, "directory '%s' is not writable: %s", options.directory, strerror(errno));
+	/* a relative -D is taken from where dbench was started: the second
+	 * client of a process (--clients-per-process) must find it too */
+	if (options.directory[0] != '/') {
+		char cwd[PATH_MAX], *abs;
+
+		if (!getcwd(cwd, sizeof(cwd)))
+			usage_error(pc, "directory '%s': the current directory: %s", options.directory,
+				    strerror(errno));
+		abs = xmalloc(strlen(cwd) + strlen(options.directory) + 2);
+		sprintf(abs, "%s/%s", cwd, options.directory);
+		if (options.directory != default_directory)
+			free((char *)options.directory);	/* popt's copy */
+		options.directory = abs;
+	}
 }
 
 /* A machine output file (--json, --csv-series) must be writable before
- * the run starts, so that a typo does not cost a whole run.  Nothing is
- * created here. */
+ * the run starts, so that a typo does not cost a whole run, and is never
+ * a symbolic link (outfile.h).  Nothing is created here. */
 static void check_output(poptContext pc, const char *option, const char *path)
 {
-	char dir[PATH_MAX];
-	const char *slash;
-	struct stat st;
+	char why[PATH_MAX + 128];
 
 	if (!path || strcmp(path, "-") == 0)
 		return;
 	if (!*path)
 		usage_error(pc, "%s: empty file name", option);
-	if (stat(path, &st) == 0) {
-		if (S_ISDIR(st.st_mode))
-			usage_error(pc, "%s %s: is a directory", option, path);
-		if (access(path, W_OK) < 0)
-			usage_error(pc, "%s %s: %s", option, path, strerror(errno));
-		return;
-	}
-	slash = strrchr(path, '/');
-	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".");
-	if (access(dir, W_OK | X_OK) < 0)
-		usage_error(pc, "%s %s: cannot create it: %s", option, path, strerror(errno));
+	if (outfile_check(path, why, sizeof(why)) < 0)
+		usage_error(pc, "%s %s: %s", option, path, why);
 }
 
 static uint64_t random_seed(void)
@@ -216,8 +222,11 @@ static const struct poptOption help_options[] = {
 };
 
 /* Before popt runs: the backend named on the command line (its module's
- * options must be in the table popt parses), and whether help is asked
- * for (then every module is loaded, to list them all). */
+ * options must be in the table popt parses), whether help is asked for
+ * (then every module is loaded, to list them all), and the --json file,
+ * so that a failure before popt has read it (a module that cannot be
+ * loaded, a module's option callback) still writes the error document
+ * over a stale one. */
 static const char *prescan(int argc, const char **argv, bool *help)
 {
 	const char *name = NULL;
@@ -236,6 +245,10 @@ static const char *prescan(int argc, const char **argv, bool *help)
 			name = a + 10;
 		else if (strncmp(a, "-B", 2) == 0 && a[2])
 			name = a + 2;
+		else if (strcmp(a, "--json") == 0 && i + 1 < argc)
+			options.json = argv[++i];
+		else if (strncmp(a, "--json=", 7) == 0)
+			options.json = a + 7;
 	}
 	return name;
 }
@@ -343,10 +356,12 @@ void options_parse(int argc, const char **argv)
 		  "after the op table, show response times per op and group: percentiles, stddev, decades",
 		  NULL },
 		{ "json", 0, POPT_ARG_STRING, &options.json, 0,
-		  "write the results as JSON to FILE ('-': stdout, and the human output goes to stderr)",
+		  "write the results as JSON to FILE, replaced atomically, never through a symlink "
+		  "('-': stdout, and the human output goes to stderr)",
 		  "FILE" },
 		{ "csv-series", 0, POPT_ARG_STRING, &options.csv_series, 0,
-		  "write one row per second to FILE: CSV, or JSON Lines if it ends in .jsonl ('-': stdout)",
+		  "write one row per second to FILE: CSV, or JSON Lines if it ends in .jsonl; never "
+		  "through a symlink ('-': stdout)",
 		  "FILE" },
 		{ "mpi", 0, POPT_ARG_NONE, &options.mpi, 0,
 		  "run as one rank of an MPI job (mpirun, srun): NPROCS is the total over the ranks, "

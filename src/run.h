@@ -18,7 +18,7 @@ struct run_result {
 	uint64_t release_ns;	/* clients released */
 	uint64_t measure_start_ns; /* measured window */
 	uint64_t measure_end_ns;
-	int signal;		/* SIGINT/SIGTERM that stopped the run, or 0 */
+	int signal;		/* the stop signal that stopped the run, or 0 */
 	int setup_failed;	/* a client could not set up: nothing ran */
 	int peer_failed;	/* --mpi: this rank was ready, another was not */
 	int failed_clients;	/* clients that stopped with an error */
@@ -32,8 +32,14 @@ struct run_result {
 void run_benchmark(const struct program *prog, const struct backend *be, struct shared *sh,
 		   struct run_result *res);
 
-/* The SIGINT/SIGTERM the parent has seen during a run, or 0 (mpi_run.c:
- * under mpirun a SIGTERM means the job is being ended). */
+/* Catch the signals that stop a run (SIGHUP, SIGINT, SIGQUIT, SIGPIPE,
+ * SIGALRM, SIGTERM, SIGUSR1, SIGUSR2; dbench(1) SIGNALS), from the options
+ * on: one sets the flag run_signal() returns; before the run a second
+ * one of the same kind ends dbench at once. */
+void run_catch_signals(void);
+
+/* The first stop signal the parent has seen, or 0 (mpi_run.c: under
+ * mpirun a SIGTERM means the job is being ended). */
 int run_signal(void);
 
 /* Window length in seconds. */

@@ -41,8 +41,11 @@ static void setup_failed_json(const struct shared *sh, int signal, int status)
 {
 	char message[600];
 
-	snprintf(message, sizeof(message), "%s",
-		 signal ? "stopped by a signal before the clients were released" : "no client was started");
+	if (signal)
+		snprintf(message, sizeof(message), "stopped by signal %d (%s) before the clients were released",
+			 signal, strsignal(signal));
+	else
+		snprintf(message, sizeof(message), "no client was started");
 	for (int i = 0; i < sh->nclients && !signal; i++) {
 		const struct slot *s = shared_slot(sh, i);
 
@@ -64,14 +67,18 @@ static int run_one(const struct program *prog, const struct backend *be,
 
 	run_benchmark(prog, be, sh, &res);
 	if (res.setup_failed) {
-		/* with --mpi, rank 0 has printed the first failing rank's message */
-		for (int i = 0; i < sh->nclients && !mpi_on(); i++) {
+		/* with --mpi, rank 0 has printed the first failing rank's message;
+		 * after a signal to dbench, its clients stopped for the same one */
+		for (int i = 0; i < sh->nclients && !mpi_on() && !res.signal; i++) {
 			struct slot *s = shared_slot(sh, i);
 
 			if (s->state == SLOT_FAILED)
 				fprintf(stderr, "%s: client %d: %s\n", options.progname, i, s->error);
 		}
-		if (!res.signal && !mpi_on())
+		if (res.signal && !mpi_on())
+			fprintf(stderr, "%s: stopped by signal %d (%s) before the clients were released\n",
+				options.progname, res.signal, strsignal(res.signal));
+		else if (!mpi_on())
 			fprintf(stderr, "%s: no client was started\n", options.progname);
 		*status = res.signal ? 128 + res.signal : EXIT_USAGE;
 		setup_failed_json(sh, res.signal, *status);

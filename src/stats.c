@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -28,7 +29,8 @@ struct shared *shared_create(const struct program *prog, int nclients)
 	struct shared *sh;
 
 	if (base == MAP_FAILED)
-		die(EXIT_RUN_FAILED, "cannot map %zu bytes of shared memory for %d clients", len, nclients);
+		die(EXIT_USAGE, "cannot map %zu bytes of shared memory for %d clients: %s", len, nclients,
+		    strerror(errno));	/* nothing ran */
 	sh = (struct shared *)base;
 	sh->nclients = nclients;
 	sh->slot_size = slot_size;

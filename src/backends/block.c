@@ -80,7 +80,7 @@ static int block_init(struct options *opt)
 		fprintf(stderr, "%s: the block backend needs --block=DEV\n", opt->progname);
 		return -1;
 	}
-	fd = block_open(NULL, 0);
+	fd = block_open(NULL, O_NONBLOCK);	/* a FIFO must not block the open */
 	if (fd < 0) {
 		fprintf(stderr, "%s: --block %s: %s\n", opt->progname, blk.dev, strerror(errno));
 		return -1;

@@ -439,5 +439,6 @@ L
 	# a gzip'ed loadfile: the digest of its text
 	gzip -c "$DBENCH_SRCDIR/loadfiles/client.txt" >"$T/c.gz"
 	run_dbench -B null -c "$T/c.gz" --run-once --json "$T/z.json" 1
+	[ "$status" -eq 0 ]
 	[ "$(jq -r .loadfile.sha256 "$T/z.json")" = "$sha" ]
 }

@@ -185,6 +185,39 @@ need_testmod() {
 	[ "$stderr" = "dbench: $T/m/dbench-other.so is the module of backend 'testmod', not 'other'" ]
 }
 
+@test "a truncated module (an interrupted install): one line naming the file, exit 2; --help lists it as not loadable" {
+	need_testmod
+	local size full sizes
+	full=$(stat -c %s "$MODS/dbench-testmod.so")
+	# cut in the ELF header, in the program headers, in a loaded segment,
+	# in the section header table at the end; and an empty file
+	sizes="0 40 100 $((full / 3)) $((full - 100))"
+	for size in $sizes; do
+		head -c "$size" "$MODS/dbench-testmod.so" > "$T/m/dbench-testmod.so"
+		DBENCH_MODULE_PATH=$T/m run --separate-stderr "$DBENCH" -B testmod -c "$T/tiny.txt" -t 1 1
+		echo "$size: $status $stderr"
+		[ "$status" -eq 2 ]
+		[ "${#stderr_lines[@]}" -eq 1 ]
+		[[ "$stderr" == "dbench: cannot load the testmod backend from $T/m/dbench-testmod.so: "*": reinstall it" ]]
+		[ "$size" -lt 64 ] || [[ "$stderr" == *"truncated"* ]]
+		# --help still works and says why the backend cannot be used
+		DBENCH_MODULE_PATH=$T/m run --separate-stderr "$DBENCH" --help
+		[ "$status" -eq 0 ]
+		[[ "$output" == *"testmod  cannot be used: cannot load the testmod backend from $T/m/dbench-testmod.so: "* ]]
+		# the error document says so too
+		DBENCH_MODULE_PATH=$T/m run --separate-stderr "$DBENCH" -B testmod --json "$T/r.json" -c "$T/tiny.txt" -t 1 1
+		[ "$status" -eq 2 ]
+		[ "$(jq -r .exit_status "$T/r.json")" = 2 ]
+		[[ "$(jq -r .error "$T/r.json")" == "cannot load the testmod backend from "* ]]
+	done
+	# an ELF file of another class (a 32-bit object) is not loaded either
+	printf '\177ELF\001\001\001' > "$T/m/dbench-testmod.so"
+	head -c 100 /dev/zero >> "$T/m/dbench-testmod.so"
+	DBENCH_MODULE_PATH=$T/m run --separate-stderr "$DBENCH" -B testmod -c "$T/tiny.txt" -t 1 1
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *": an ELF file for another machine (class 1,"* ]]
+}
+
 @test "make install DESTDIR=...: the installed dbench finds its installed modules" {
 	[ -f "$BUILD/Makefile" ] || skip "no build tree"
 	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$BUILD" install DESTDIR="$T/inst" >"$T/install.log" 2>&1 ||

@@ -252,6 +252,7 @@ teardown() {
 @test "tbench_srv: SIGINT stops it as SIGTERM does" {
 	start_srv -b 127.0.0.1
 	run abuse 127.0.0.1 ping 3
+	[ "$status" -eq 0 ]
 	stop_srv INT
 }
 
