@@ -11,6 +11,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +23,7 @@
 
 #include "loadfile.h"
 #include "loadfile_read.h"
+#include "paths.h"
 #include "util.h"
 
 #define FIFO_WAIT_MS 5000	/* how long a FIFO waits for a writer to open it */
@@ -227,14 +230,10 @@ fail:
 
 const char *loadfile_default(void)
 {
-	static const char *const candidates[] = {
-		"client.txt",
-		PKGDATADIR "/client.txt",
-		ABS_SRCDIR "/loadfiles/client.txt",
-	};
+	static char path[PATH_MAX + 16];
 
-	for (size_t i = 0; i < ARRAY_SIZE(candidates); i++)
-		if (access(candidates[i], R_OK) == 0)
-			return candidates[i];
-	return NULL;
+	if (access("client.txt", R_OK) == 0)
+		return "client.txt";
+	snprintf(path, sizeof(path), "%s/client.txt", data_dir());
+	return access(path, R_OK) == 0 ? path : NULL;
 }

@@ -1,5 +1,8 @@
 /*
  * mpi_run.c - several client hosts in one run (--mpi); see mpi_run.h.
+ * This is the module dbench-mpi.so: it links the MPI library, the program
+ * does not.  Its functions have the names of mpi_run.h's, whose versions
+ * in the program (mpi.c) call these through the table at the bottom.
  *
  * Only the parent process of each rank calls MPI; the clients it forks
  * never do (they _exit without running MPI's handlers).  Nothing here is
@@ -22,6 +25,7 @@
 
 #include <popt.h>
 
+#define DBENCH_MPI_MODULE	/* mpi_run.h: the table, not the program's functions */
 #include "backend.h"
 #include "latency.h"
 #include "mpi_run.h"
@@ -75,17 +79,17 @@ static uint64_t thread_cpu_ns(void)
 	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
 }
 
-bool mpi_on(void)
+static bool mpi_on(void)
 {
 	return m.on;
 }
 
-int mpi_rank(void)
+static int mpi_rank(void)
 {
 	return m.rank;
 }
 
-int mpi_size(void)
+static int mpi_size(void)
 {
 	return m.on ? m.size : 1;
 }
@@ -110,7 +114,7 @@ static void undo_default_binding(void)
 	sched_setaffinity(0, sizeof(all), &all);	/* best effort: as bound, else */
 }
 
-void mpi_spread(int nprocs)
+static void mpi_spread(int nprocs)
 {
 	/* NPROCS spread over the ranks: the first NPROCS % ranks get one more */
 	int share = nprocs / m.size + (m.rank < nprocs % m.size);
@@ -122,7 +126,7 @@ void mpi_spread(int nprocs)
 	options.client_base = base * options.clients_per_process;
 }
 
-int mpi_max(int value)
+static int mpi_max(int value)
 {
 	int max = value;
 
@@ -149,7 +153,7 @@ static void __attribute__((format(printf, 1, 2), noreturn)) refuse(const char *f
 	exit(EXIT_USAGE);
 }
 
-void mpi_start(void)
+static void mpi_start(void)
 {
 	char host[HOST_MAX] = "";
 	int nprocs = options.nprocs;
@@ -221,7 +225,7 @@ static void note_signal(uint64_t now)
 		m.signal_at = now;
 }
 
-bool mpi_tick_now(void)
+static bool mpi_tick_now(void)
 {
 	if (!m.on)
 		return false;
@@ -386,7 +390,7 @@ struct agree_msg {
 /* Point to point, not a collective, so that rank 0 can name a rank that
  * dies meanwhile (wait_limit); no time limit: a rank's setup may take long
  * (its own limits end it). */
-int mpi_agree(bool ok, const char *message)
+static int mpi_agree(bool ok, const char *message)
 {
 	struct agree_msg mine = { .ok = ok };
 	int first = m.size;
@@ -602,7 +606,7 @@ static void run_difference(const struct run_id *r, const struct run_id *zero, ch
 	}
 }
 
-int mpi_same(const struct program *prog, const struct backend *be, char *why, size_t len)
+static int mpi_same(const struct program *prog, const struct backend *be, char *why, size_t len)
 {
 	struct run_id mine, *all = NULL;
 	int ok = 1;
@@ -652,7 +656,7 @@ int mpi_same(const struct program *prog, const struct backend *be, char *why, si
 	return mpi_agree(ok, why);
 }
 
-void mpi_barrier(const char *what)
+static void mpi_barrier(const char *what)
 {
 	MPI_Request req;
 
@@ -670,7 +674,7 @@ void mpi_barrier(const char *what)
 /* The progress figures of a second, as sent. */
 #define NFIG 10
 
-void mpi_exchange(struct mpi_figures *f)
+static void mpi_exchange(struct mpi_figures *f)
 {
 	uint64_t mine[NFIG] = { f->running, f->active, f->ops, f->bytes_all, f->bytes_measured,
 				f->clients, f->procs_running, f->latency_ns, f->died_client,
@@ -754,7 +758,7 @@ static void free_rank_results(void)
 	m.res = NULL;
 }
 
-void mpi_gather(struct results *r)
+static void mpi_gather(struct results *r)
 {
 	json_t *doc = results_to_json(r);
 	char *text = json_dumps(doc, JSON_COMPACT);
@@ -811,7 +815,7 @@ void mpi_gather(struct results *r)
 	free(offs);
 }
 
-void mpi_banner(void)
+static void mpi_banner(void)
 {
 	if (!m.on || options.machine_readable)
 		return;
@@ -829,7 +833,7 @@ void mpi_banner(void)
 	fflush(stdout);
 }
 
-void mpi_host_lines(FILE *out)
+static void mpi_host_lines(FILE *out)
 {
 	if (!m.on || !m.res)
 		return;
@@ -840,7 +844,7 @@ void mpi_host_lines(FILE *out)
 			m.res[i].mbps, m.res[i].ops_per_sec, m.res[i].p99_ms);
 }
 
-json_t *mpi_json(void)
+static json_t *mpi_json(void)
 {
 	json_t *ranks;
 
@@ -857,17 +861,7 @@ json_t *mpi_json(void)
 			 (json_int_t)m.exchanges, "exchange_cpu_ns", (json_int_t)m.exchange_cpu_ns);
 }
 
-void mpi_json_add(json_t *doc)
-{
-	json_t *mpi = mpi_json();
-
-	if (mpi && doc)
-		json_object_set_new(doc, "mpi", mpi);
-	else
-		json_decref(mpi);
-}
-
-void mpi_finish(void)
+static void mpi_finish(void)
 {
 	if (!m.on)
 		return;
@@ -876,3 +870,36 @@ void mpi_finish(void)
 	MPI_Finalize();
 	m.on = false;
 }
+
+static const char *mpi_library(void)
+{
+	static char version[MPI_MAX_LIBRARY_VERSION_STRING];
+	int len = 0;
+
+	if (!version[0] && MPI_Get_library_version(version, &len) == MPI_SUCCESS)
+		version[strcspn(version, "\n")] = '\0';	/* its first line */
+	return version;
+}
+
+/* What the program calls (mpi.c). */
+static const struct mpi_module mpi_module = {
+	.abi = MPI_MODULE_ABI,
+	.library = mpi_library,
+	.on = mpi_on,
+	.rank = mpi_rank,
+	.size = mpi_size,
+	.start = mpi_start,
+	.spread = mpi_spread,
+	.max = mpi_max,
+	.agree = mpi_agree,
+	.same = mpi_same,
+	.barrier = mpi_barrier,
+	.exchange = mpi_exchange,
+	.tick_now = mpi_tick_now,
+	.gather = mpi_gather,
+	.banner = mpi_banner,
+	.host_lines = mpi_host_lines,
+	.json = mpi_json,
+	.finish = mpi_finish,
+};
+const struct mpi_module *const dbench_mpi = &mpi_module;

@@ -21,7 +21,9 @@
 
 #include "backend.h"
 #include "loadfile.h"
+#include "mpi_run.h"
 #include "options.h"
+#include "paths.h"
 #include "outfile.h"
 #include "util.h"
 
@@ -457,6 +459,8 @@ void options_parse(int argc, const char **argv)
 	}
 	if (show_version) {
 		printf("%s %s\n", options.progname, PACKAGE_VERSION);
+		if (options.mpi)
+			mpi_print_version(stdout);
 		poptFreeContext(pc);
 		exit(0);
 	}
@@ -483,11 +487,8 @@ void options_parse(int argc, const char **argv)
 	int_option(pc, "--stagger", text.stagger, &options.stagger, 0, INT32_MAX);
 	int_option(pc, "--grace", text.grace, &options.grace, 1, 86400);
 	int_option(pc, "--repeat", text.repeat, &options.repeat, 1, 1000);
-#ifndef HAVE_MPI
 	if (options.mpi)
-		usage_error(pc, "--mpi: this %s was built without MPI (configure --with-mpi, libopenmpi-dev)",
-			    options.progname);
-#endif
+		mpi_load();	/* dbench-mpi.so, or one line and exit 2 */
 	int_option(pc, "--mpi-timeout", text.mpi_timeout, &options.mpi_timeout, 1, 86400);
 	if (text.mpi_timeout && !options.mpi)
 		usage_error(pc, "--mpi-timeout is for --mpi runs");
@@ -586,8 +587,8 @@ void options_parse(int argc, const char **argv)
 	if (!options.loadfile) {
 		options.loadfile = loadfile_default();
 		if (!options.loadfile)
-			usage_error(pc, "no loadfile: give one with -c (looked for ./client.txt, %s/client.txt and %s/loadfiles/client.txt)",
-				    PKGDATADIR, ABS_SRCDIR);
+			usage_error(pc, "no loadfile: give one with -c (looked for ./client.txt and %s/client.txt)",
+				    data_dir());
 	}
 	if ((be->flags & BACKEND_DIRECTORY) && !options.check_loadfile)
 		check_directory(pc);

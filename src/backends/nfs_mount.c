@@ -111,8 +111,8 @@ static bool is_token(const char *s, int len, const char *token)
 /* Why an NFSv4 mount failed, in one line.  NFSv4 has no MOUNT protocol
  * and no portmapper: libnfs connects to the NFS port (2049 unless given)
  * and looks the export up in the server's pseudo file system, and its
- * texts ("mount_cb: NFS4: (path /x) failed with NFS4ERR_NOENT(-2)",
- * "mount_cb: command timed out") are turned into the reason. */
+ * texts ("NFS4: (path /x) failed with NFS4ERR_NOENT(-2)", "command timed
+ * out") are turned into the reason. */
 static void mount4_error(const char *server, const char *export, const char *text, char *err,
 			 size_t errlen)
 {
@@ -154,13 +154,66 @@ static void mount4_error(const char *server, const char *export, const char *tex
 	else if (strstr(text, "timed out"))
 		snprintf(err, errlen, "nfs: cannot mount %s:%s over NFSv4: no reply in %d s: the server does not answer",
 			 server, export, nfs_opt.timeout_s);
-	else if (strstr(text, "(null)"))
+	else if (strstr(text, "(null)") || !text[0])
 		/* libnfs 4.0's text when the RPC is refused (PROG_MISMATCH:
-		 * a server that speaks NFSv3 only) */
+		 * a server that speaks NFSv3 only); 6.0 and 7.0 give none */
 		snprintf(err, errlen, "nfs: cannot mount %s:%s over NFSv4: the server refused the NFSv4 call (does it serve NFSv4?)",
 			 server, export);
 	else
 		snprintf(err, errlen, "nfs: cannot mount %s:%s over NFSv4: %s", server, export, text);
+}
+
+/* The mount's answer (nfs_mount_async's callback). */
+struct mount_wait {
+	bool done;
+	int status;
+	char text[256];		/* why it failed: libnfs's words */
+};
+
+static void on_mount(int status, struct nfs_context *nfs, void *data, void *private_data)
+{
+	struct mount_wait *w = private_data;
+
+	w->done = true;
+	w->status = status;
+	if (status < 0)
+		snprintf(w->text, sizeof(w->text), "%s", data ? (const char *)data : nfs_get_error(nfs));
+}
+
+/*
+ * nfs_mount, with libnfs's own words for a failure: its synchronous
+ * nfs_mount keeps them in libnfs 4.0 and 5, but from 6.0 ends by
+ * replacing them with the RPC layer's last error, which is empty after a
+ * refusal (and from 6.0 a mount without a version set falls back to
+ * NFSv4: we always set one).  The callback's text is the same in every
+ * version.  0, or -1 with the reason in text.
+ */
+static int mount_export(struct nfs_context *nfs, const char *server, const char *export, char *text,
+			size_t len)
+{
+	struct mount_wait w = { 0 };
+
+	if (nfs_mount_async(nfs, server, export, on_mount, &w) != 0) {
+		snprintf(text, len, "%s", nfs_get_error(nfs));
+		return -1;
+	}
+	while (!w.done) {
+		struct pollfd pfd = { .fd = nfs_get_fd(nfs), .events = (short)nfs_which_events(nfs) };
+
+		/* a tenth of a second at most: libnfs checks its timeouts
+		 * when serviced */
+		if (poll(&pfd, 1, 100) < 0 && errno != EINTR)
+			pfd.revents = POLLERR;
+		if (nfs_service(nfs, pfd.revents) < 0 && !w.done) {
+			snprintf(text, len, "nfs_service failed");
+			return -1;
+		}
+	}
+	if (w.status < 0) {
+		snprintf(text, len, "%s", w.text);
+		return -1;
+	}
+	return 0;
 }
 
 /* A libnfs context with our settings, mounted.  On failure, NULL and one
@@ -170,6 +223,7 @@ struct nfs_context *nfs_mount_export(char *err, size_t errlen)
 	struct nfs_context *nfs = nfs_init_context();
 	const char *server = nfs_opt.server, *export = nfs_opt.export_path;
 	struct nfs_url *url = NULL;
+	char text[256];
 
 	if (!nfs) {
 		snprintf(err, errlen, "nfs: cannot create a libnfs context");
@@ -192,10 +246,9 @@ struct nfs_context *nfs_mount_export(char *err, size_t errlen)
 	 * reconnecting, so a dead server fails at once */
 	nfs_set_timeout(nfs, nfs_opt.timeout_s * 1000);
 	nfs_set_autoreconnect(nfs, 0);
-	if (nfs_opt.version == 4)
-		nfs_set_version(nfs, 4);	/* NFS_V4, from libnfs-raw-nfs4.h */
-	if (nfs_mount(nfs, server, export) < 0) {
-		const char *text = nfs_get_error(nfs), *hint = "";
+	nfs_set_version(nfs, nfs_opt.version == 4 ? 4 : NFS_V3);	/* NFS_V4 is in libnfs-raw-nfs4.h */
+	if (mount_export(nfs, server, export, text, sizeof(text)) < 0) {
+		const char *hint = "";
 		int port = nfs_opt.mount_port_num ? nfs_opt.mount_port_num : 111;
 		char why[128] = "";
 
