@@ -646,7 +646,7 @@ static int fileio_remove_tree(struct client *c, const char *path)
 	if (a.dir < 0) {
 		if (a.err == ENOENT || a.err == ENOTDIR)
 			return 0;	/* gone */
-		snprintf(c->error, sizeof(c->error), "cleanup: cannot remove %s/%s: %s%s",
+		snprintf(c->error, sizeof(c->error), "cannot remove %s/%s: %s%s",
 			 c->opt->directory, path, strerror(a.err),
 			 a.err == ELOOP ? " (a symbolic link on the way: not followed)" : "");
 		return -1;
@@ -657,7 +657,7 @@ static int fileio_remove_tree(struct client *c, const char *path)
 		/* failed is relative to the directory a.name is in */
 		size_t dirlen = (size_t)(a.name - copy);
 
-		snprintf(c->error, sizeof(c->error), "cleanup: cannot remove %s/%.*s%s: %s",
+		snprintf(c->error, sizeof(c->error), "cannot remove %s/%.*s%s: %s",
 			 c->opt->directory, (int)dirlen, copy, failed, strerror(-rc));
 		return -1;
 	}
