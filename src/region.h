@@ -4,7 +4,9 @@
  * while the run goes on, each with its memory order and why.  Nothing
  * else touches those fields while the run goes on, and no file but this
  * one writes __atomic_: a reader finds here every promise the writers
- * keep (Redis's atomicvar.h is the model).
+ * keep (Redis's atomicvar.h is the model).  The accessors are many small
+ * functions of one shape on purpose (duplicates: a repeated shape kept by
+ * choice): each names one field's operation and says why its order holds.
  *
  * Who writes what:
  *   the header (struct shared)  the parent: the window, the stop flag;
