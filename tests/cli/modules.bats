@@ -204,6 +204,8 @@ need_testmod() {
 		[ "$status" -eq 0 ]
 		[[ "$output" == *"  $name "*"cannot be used: $T/m/dbench-$name.so: the $name backend has no $hook hook"* ]]
 	done
+}
+
 @test "a truncated module (an interrupted install): one line naming the file, exit 2; --help lists it as not loadable" {
 	need_testmod
 	local size full sizes
