@@ -1,15 +1,21 @@
 # helpers.bash - shared by the bats CLI tests.
 #
 # DBENCH is the dbench binary under test (make check sets it; by hand it
-# defaults to build/src/dbench of this source tree).
+# defaults to build/src/dbench of this source tree); DBENCH_BUILDDIR is its
+# build tree.
 
 TOP=$(cd "$(dirname "$BATS_TEST_FILENAME")/../.." && pwd)
 DBENCH=${DBENCH:-$TOP/build/src/dbench}
 TBENCH=${TBENCH:-$(dirname "$DBENCH")/tbench}
+DBENCH_BUILDDIR=${DBENCH_BUILDDIR:-$(dirname "$(dirname "$DBENCH")")}
 DBENCH_SRCDIR=${DBENCH_SRCDIR:-$TOP}
 CLASSIC=/usr/share/dbench/client.txt
 # Debian's python3 (build.sh installs it with python3-jsonschema), else any.
 if [ -x /usr/bin/python3 ]; then PYTHON=/usr/bin/python3; else PYTHON=python3; fi
+# wait_for (tests/lib/wait.sh: a test waits for a condition, never a fixed
+# time), srv_alive and the other process helpers.
+# shellcheck source=tests/lib/srvutil.sh
+. "$TOP/tests/lib/srvutil.sh"
 
 # A private temp dir per test: $T, with the target directory $T/d.
 make_tmp() {

@@ -6,6 +6,12 @@
 #
 # Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
 
+# wait_for, beside this file.
+_SRVUTIL_DIR=${BASH_SOURCE[0]%/*}
+[ "$_SRVUTIL_DIR" = "${BASH_SOURCE[0]}" ] && _SRVUTIL_DIR=.
+# shellcheck source=tests/lib/wait.sh
+. "$_SRVUTIL_DIR/wait.sh"
+
 # The return code of a helper that cannot run here (a tool is missing, the
 # kernel refuses namespaces): tests turn it into a bats `skip`.  77 is the
 # automake "skipped" code.
