@@ -29,11 +29,7 @@ remove_tmp() {
 
 # No process of ours (its command line names our temp dir) is left.
 assert_no_procs() {
-	local i
-	for i in $(seq 50); do
-		pgrep -f -- "$T" >/dev/null || return 0
-		sleep 0.1
-	done
+	wait_for -t 5 "the processes naming $T to end" ! pgrep -f -- "$T" >/dev/null && return 0
 	echo "processes left behind:" >&2
 	pgrep -af -- "$T" >&2
 	return 1
@@ -59,14 +55,19 @@ loadfile() {
 # machine, ASan and a big loadfile make start-up slow.  A test that acts on
 # a running run waits with this, never with a fixed sleep.
 wait_running() {
-	local i
-	for i in $(seq 1200); do
-		grep -Eq "MB/sec +(warmup|execute)" "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	echo "the run did not start within 120 s:" >&2
+	wait_for -t 120 "the first progress line in $1" grep -sEq "MB/sec +(warmup|execute)" "$1" &&
+		return 0
 	cat "$1" >&2
 	return 1
+}
+
+# tbench_srv_listening: the tbench_srv started with --pid-file $T/srv.pid and
+# -v 2>$T/srv.log has written its pid file and logged the port it listens
+# on; sets PORT.  (wait_for "tbench_srv to listen" tbench_srv_listening)
+tbench_srv_listening() {
+	[ -s "$T/srv.pid" ] || return 1
+	PORT=$(sed -n 's/.*listening on .*:\([0-9]*\).*/\1/p' "$T/srv.log" | head -1)
+	[ -n "$PORT" ]
 }
 
 # Validate JSON documents against a schema: check_schema SCHEMA DOC...

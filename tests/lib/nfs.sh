@@ -126,44 +126,55 @@ _nfs_pin_netns() {
 	exec {_NFS_NETNS_PIN}<"/proc/$NFS_NS_PID/ns/net" || _NFS_NETNS_PIN=
 }
 
+# _nfs_holder_settled: true once unshare has exited or pid 1 of the namespace
+# has reported in ns-state; notes NFS_NS_PID (and pins the namespace) as soon
+# as that process is there.
+_nfs_holder_settled() {
+	srv_alive "$_NFS_UNSHARE_PID" || return 0
+	if [ -z "${NFS_NS_PID:-}" ]; then
+		NFS_NS_PID=$(pgrep -P "$_NFS_UNSHARE_PID" | head -n 1)
+		[ -z "$NFS_NS_PID" ] || _nfs_pin_netns
+	fi
+	case $(cat "$NFS_DIR/ns-state" 2>/dev/null) in
+	started) [ -n "$NFS_NS_PID" ] ;;
+	failed*) return 0 ;;
+	*) return 1 ;;
+	esac
+}
+
 # _nfs_wait_holder: wait for unshare's child (pid 1 of the namespace) and for
 # its report in ns-state.  Sets NFS_NS_PID and _NFS_NETNS (the namespace's
 # identity, to find every process in it at the end).
 _nfs_wait_holder() {
-	local i state
+	local state
 
-	for (( i = 0; i < 400; i++ )); do
-		srv_alive "$_NFS_UNSHARE_PID" ||
-			{ _nfs_error "unshare exited: $(tail -n 2 "$NFS_DIR/ns.out" 2>/dev/null)"; return 1; }
-		if [ -z "${NFS_NS_PID:-}" ]; then
-			NFS_NS_PID=$(pgrep -P "$_NFS_UNSHARE_PID" | head -n 1)
-			[ -z "$NFS_NS_PID" ] || _nfs_pin_netns
-		fi
-		state=$(cat "$NFS_DIR/ns-state" 2>/dev/null)
-		case $state in
-		started) [ -n "$NFS_NS_PID" ] && return 0 ;;
-		failed*) _nfs_error "namespace setup ${state}"; return 1 ;;
-		esac
-		sleep 0.05
-	done
-	_nfs_error "the namespace did not start rpcbind and ganesha within 20s"
-	return 1
+	wait_for -q -t 20 "the namespace to start rpcbind and ganesha" _nfs_holder_settled ||
+		{ _nfs_error "the namespace did not start rpcbind and ganesha within $WAIT_FOR_WAITED"; return 1; }
+	srv_alive "$_NFS_UNSHARE_PID" ||
+		{ _nfs_error "unshare exited: $(tail -n 2 "$NFS_DIR/ns.out" 2>/dev/null)"; return 1; }
+	state=$(cat "$NFS_DIR/ns-state" 2>/dev/null)
+	case $state in
+	failed*) _nfs_error "namespace setup ${state}"; return 1 ;;
+	esac
+	return 0
+}
+
+# _nfs_export_settled: true once the export answers nfs-ls, or the namespace
+# or ganesha has ended.
+_nfs_export_settled() {
+	srv_alive "$NFS_NS_PID" && pgrep -P "$NFS_NS_PID" -x ganesha.nfsd >/dev/null || return 0
+	nfs_ns_exec timeout 5 nfs-ls "$NFS_URL$_NFS_LS_QUERY" >/dev/null 2>&1
 }
 
 # _nfs_wait_ready: poll with nfs-ls until the export answers.
 _nfs_wait_ready() {
-	local limit=$(( NFS_READY_SECONDS * 20 )) i
-
-	for (( i = 0; i < limit; i++ )); do
-		srv_alive "$NFS_NS_PID" ||
-			{ _nfs_error "the namespace ended while starting: $(tail -n 2 "$NFS_DIR/ns.out" 2>/dev/null | tr '\n' ' ')"; return 1; }
-		pgrep -P "$NFS_NS_PID" -x ganesha.nfsd >/dev/null ||
-			{ _nfs_error "ganesha exited while starting: $(tail -n 3 "$NFS_DIR/ganesha.log" 2>/dev/null | tr '\n' ' ')"; return 1; }
-		nfs_ns_exec timeout 5 nfs-ls "$NFS_URL$_NFS_LS_QUERY" >/dev/null 2>&1 && return 0
-		sleep 0.05
-	done
-	_nfs_error "export not ready after ${NFS_READY_SECONDS}s; log in $NFS_DIR/ganesha.log"
-	return 1
+	wait_for -q -t "$NFS_READY_SECONDS" "the export to answer" _nfs_export_settled ||
+		{ _nfs_error "export not ready after $WAIT_FOR_WAITED; log in $NFS_DIR/ganesha.log"; return 1; }
+	srv_alive "$NFS_NS_PID" ||
+		{ _nfs_error "the namespace ended while starting: $(tail -n 2 "$NFS_DIR/ns.out" 2>/dev/null | tr '\n' ' ')"; return 1; }
+	pgrep -P "$NFS_NS_PID" -x ganesha.nfsd >/dev/null ||
+		{ _nfs_error "ganesha exited while starting: $(tail -n 3 "$NFS_DIR/ganesha.log" 2>/dev/null | tr '\n' ' ')"; return 1; }
+	return 0
 }
 
 # nfs_ns_start: start rpcbind and ganesha in a private namespace; export

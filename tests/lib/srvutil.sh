@@ -45,37 +45,35 @@ srv_group_alive() {
 	return 1
 }
 
+# srv_gone PID...: true when none of the PIDs is alive.
+srv_gone() {
+	local pid
+
+	for pid in "$@"; do
+		srv_alive "$pid" && return 1
+	done
+	return 0
+}
+
 # srv_wait_gone SECONDS PID...: wait until none of the PIDs is alive.  Reaps
-# them when they are children of this shell.  Returns 1 on timeout.
+# them when they are children of this shell.  Returns 1 on timeout, quietly
+# (the caller says what it does about it).
 srv_wait_gone() {
-	local limit=$(( $1 * 20 )) i pid busy
+	local secs=$1 pid rc=0
 	shift
 
-	for (( i = 0; i < limit; i++ )); do
-		busy=
-		for pid in "$@"; do
-			srv_alive "$pid" && busy=1
-		done
-		[ -z "$busy" ] && break
-		sleep 0.05
-	done
+	wait_for -q -t "$secs" "processes $* to end" srv_gone "$@" || rc=1
 	for pid in "$@"; do
 		# Reap only what is gone: `wait` on a live child would block.
 		# The braces also silence bash's "Killed" notice for the job.
 		srv_alive "$pid" || { wait "$pid"; } 2>/dev/null || true
 	done
-	[ -z "$busy" ]
+	return "$rc"
 }
 
 # srv_wait_group_gone SECONDS PGID: wait until process group PGID is empty.
 srv_wait_group_gone() {
-	local limit=$(( $1 * 20 )) i
-
-	for (( i = 0; i < limit; i++ )); do
-		srv_group_alive "$2" || return 0
-		sleep 0.05
-	done
-	return 1
+	wait_for -q -t "$1" "process group $2 to end" ! srv_group_alive "$2"
 }
 
 # srv_port_free PORT: true when a TCP socket can bind 127.0.0.1:PORT now.
