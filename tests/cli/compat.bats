@@ -6,7 +6,12 @@
 load helpers
 
 setup() { make_tmp; }
-teardown() { drop_ns; remove_tmp; }
+teardown() {
+	local rc=0
+	drop_ns || rc=1
+	remove_tmp
+	return "$rc"
+}
 
 run_dbench() {
 	run --separate-stderr "$DBENCH" "$@"
@@ -292,16 +297,27 @@ make_ns() {
 	ip -n "$NS" link set lo up
 }
 
+# ns_emptied: SIGKILL what is left in $NS; true once nothing is.
+ns_emptied() {
+	local pids
+	pids=$(ip netns pids "$NS" 2>/dev/null)
+	[ -z "$pids" ] && return 0
+	# shellcheck disable=SC2086 # a list of pids
+	kill -KILL $pids 2>/dev/null
+	return 1
+}
+
 drop_ns() {
-	local pid i
+	local rc=0
 	[ -n "${NS:-}" ] || return 0
-	for i in 1 2 3; do
-		for pid in $(ip netns pids "$NS" 2>/dev/null); do
-			kill -KILL "$pid" 2>/dev/null || true
-		done
-		sleep 0.1
-	done
+	wait_for -t 5 "the processes in namespace $NS to end" ns_emptied || rc=1
 	ip netns del "$NS" 2>/dev/null || true
+	return "$rc"
+}
+
+# listens_7003: something listens on port 7003 in $NS.
+listens_7003() {
+	ip netns exec "$NS" ss -ltn 2>/dev/null | grep -q ':7003 '
 }
 
 # A short loadfile of every netbench op both tbench versions know.
@@ -331,9 +347,10 @@ L
 	classic_loadfile
 	ip netns exec "$NS" "$DBENCH_BUILDDIR/src/tbench_srv" -v -b 127.0.0.1 --pid-file "$T/srv.pid" \
 		2>"$T/srv.log" &
-	for i in $(seq 50); do [ -s "$T/srv.pid" ] && break; sleep 0.1; done
+	wait_for -t 5 "tbench_srv's pid file" test -s "$T/srv.pid"
 	run timeout 60 ip netns exec "$NS" "$DEB_TBENCH" -t 3 -c "$T/small.load" 2 127.0.0.1
-	sleep 0.3
+	# each connection's process logs its end (the wire it spoke), then exits
+	wait_for "the server's connection processes to end" ! pgrep -P "$(cat "$T/srv.pid")" >/dev/null
 	drop_ns
 	echo "$output"
 	cat "$T/srv.log"
@@ -347,10 +364,7 @@ L
 	make_ns
 	classic_loadfile
 	ip netns exec "$NS" "$DEB_TBENCH_SRV" >"$T/srv.log" 2>&1 &
-	for i in $(seq 50); do
-		ip netns exec "$NS" ss -ltn 2>/dev/null | grep -q ':7003 ' && break
-		sleep 0.1
-	done
+	wait_for -t 5 "Debian's tbench_srv to listen on port 7003" listens_7003
 	run --separate-stderr timeout 60 ip netns exec "$NS" "$TBENCH" --wire classic -c "$T/small.load" \
 		-t 2 --warmup 0 2 127.0.0.1
 	first_status=$status first_output=$output

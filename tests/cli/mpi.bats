@@ -54,10 +54,8 @@ rank_pid() {
 mpi_start_bg() {
 	mpi 2 "$@" >"$T/out" 2>&1 &
 	job=$!
-	for _ in $(seq 300); do	# a loaded machine starts slowly
-		grep -q 'execute' "$T/out" && return 0
-		sleep 0.2
-	done
+	# a loaded machine starts slowly
+	wait_for -t 60 "the clients to execute" grep -q 'execute' "$T/out" && return 0
 	cat "$T/out"
 	return 1
 }
@@ -123,12 +121,8 @@ EOF
 	# rank 0 has a server; rank 1 is given a port nobody listens on
 	"$(dirname "$DBENCH")/tbench_srv" -p 0 -b 127.0.0.1 -v --pid-file "$T/srv.pid" 2>"$T/srv.log" &
 	local port= closed
-	for _ in $(seq 100); do
-		port=$(sed -n 's/.*listening on .*:\([0-9]*\).*/\1/p' "$T/srv.log" | head -1)
-		[ -n "$port" ] && break
-		sleep 0.1
-	done
-	[ -n "$port" ]
+	wait_for "tbench_srv to listen" tbench_srv_listening
+	port=$PORT
 	closed=$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 	run timeout 120 mpirun --allow-run-as-root --oversubscribe \
 		-np 1 "$TBENCH" --mpi -D "$T/d" --json "$T/r.json" -t 30 2 "127.0.0.1:$port" : \
@@ -191,6 +185,14 @@ EOF
 	assert_no_procs
 }
 
+# rank1_and_rank0_ready: rank 1's process is there (sets pid) and rank 0's
+# start-up probe of its server is over (connected, answered, closed: the
+# server logged its end), so rank 0 now waits for the other ranks to report
+# that they are ready.
+rank1_and_rank0_ready() {
+	pid=$(rank_pid 1) && [ -n "$pid" ] && grep -q ": disconnected (closed): " "$T/srv.log"
+}
+
 @test "mpi: a rank killed while rank 0 waits for it to be ready: rank 0 names it" {
 	# rank 0's tbench has a server; rank 1's server accepts and never
 	# answers, so rank 1 is still starting when rank 0 waits for it
@@ -210,25 +212,20 @@ while time.time() < end:
     except OSError:
         pass
 EOF
-	local silent_job=$! port= silent= job pid st=0
-	for _ in $(seq 100); do
-		port=$(sed -n 's/.*listening on .*:\([0-9]*\).*/\1/p' "$T/srv.log" | head -1)
-		[ -n "$port" ] && [ -s "$T/silent.port" ] && break
-		sleep 0.1
-	done
+	local silent_job=$! port= silent= job pid= st=0
+	wait_for "tbench_srv to listen" tbench_srv_listening
+	port=$PORT
+	wait_for "the silent server's port file" test -s "$T/silent.port"
 	silent=$(cat "$T/silent.port")
 	[ -n "$port" ] && [ -n "$silent" ]
 	timeout 120 mpirun --allow-run-as-root --oversubscribe \
 		-np 1 "$TBENCH" --mpi -D "$T/d" -t 30 2 "127.0.0.1:$port" : \
 		-np 1 "$TBENCH" --mpi -D "$T/d" -t 30 2 "127.0.0.1:$silent" >"$T/out" 2>&1 &
 	job=$!
-	for _ in $(seq 300); do
-		pid=$(rank_pid 1) && [ -n "$pid" ] && grep -q ": connected" "$T/srv.log" 2>/dev/null && break
-		pid=
-		sleep 0.2
-	done
-	[ -n "$pid" ] || { cat "$T/out" "$T/srv.log"; false; }
-	sleep 2	# rank 0 is waiting now: its server answered (the line), then it asked the others
+	# (rank 1's probe of the silent server gives up 5 s after it connected:
+	# the kill must come before)
+	wait_for -t 60 "rank 1's process, and rank 0's probe of its server done" rank1_and_rank0_ready ||
+		{ cat "$T/out" "$T/srv.log"; false; }
 	kill -KILL "$pid"
 	wait "$job" || st=$?
 	kill "$silent_job" 2>/dev/null || true
@@ -274,10 +271,7 @@ EOF
 	mpirun --allow-run-as-root --oversubscribe --mca odls_base_sigkill_timeout 3 -np 2 \
 		"$DBENCH" --mpi -B null -D "$T/d" -t 60 --warmup 0 2 >"$T/out" 2>&1 &
 	local job=$! st=0
-	for _ in $(seq 300); do
-		grep -q 'execute' "$T/out" && break
-		sleep 0.2
-	done
+	wait_for -t 60 "the clients to execute" grep -q 'execute' "$T/out"
 	kill -INT "$job"
 	wait "$job" || st=$?
 	cat "$T/out"
@@ -288,16 +282,19 @@ EOF
 	assert_no_procs
 }
 
+# rank1_executes: the clients execute and rank 1's process is there (sets pid).
+rank1_executes() {
+	grep -q 'execute' "$T/out" && pid=$(rank_pid 1)
+}
+
 @test "mpi: a rank that stops reporting (SIGSTOP) ends the run after --mpi-timeout, naming its host" {
 	# 2 clients and 4 s: null clients spin, and on a loaded machine a rank's
 	# parent may wait its turn for a second or two
 	mpi 2 "$DBENCH" --mpi --mpi-timeout 4 -B null -D "$T/d" -t 60 --warmup 0 2 >"$T/out" 2>&1 &
 	local job=$! pid=
-	for _ in $(seq 300); do	# a loaded machine starts slowly
-		grep -q 'execute' "$T/out" && pid=$(rank_pid 1) && break
-		sleep 0.2
-	done
-	[ -n "$pid" ] || { cat "$T/out"; ps -ef | grep -- "$T" | grep -v grep; false; }
+	# a loaded machine starts slowly
+	wait_for -t 60 "the clients to execute, and rank 1's process" rank1_executes ||
+		{ cat "$T/out"; ps -ef | grep -- "$T" | grep -v grep; false; }
 	kill -STOP "$pid"
 	local st=0
 	wait "$job" || st=$?

@@ -60,11 +60,8 @@ share_empty() {
 }
 
 no_dbench_left() {
-	local i
-	for i in $(seq 50); do
-		pgrep -f -- "smb-share //127.0.0.1:$SMBD_PORT/" >/dev/null || return 0
-		sleep 0.1
-	done
+	wait_for -t 5 "the dbench processes of this share to end" \
+		! pgrep -f -- "smb-share //127.0.0.1:$SMBD_PORT/" >/dev/null && return 0
 	pgrep -af -- "smb-share //127.0.0.1:$SMBD_PORT/" >&2
 	return 1
 }
@@ -224,15 +221,18 @@ L
 	share_empty
 }
 
+# user_session_seen: smbstatus lists a session of $SMBD_USER on SMB2_10
+# (sets seen to its line), or the run ($pid) has ended.
+user_session_seen() {
+	seen=$(smbstatus -s "$SMBD_CONF" -b 2>/dev/null | grep -E "^[0-9]+ +$SMBD_USER .* SMB2_10 ")
+	[ -n "$seen" ] || ! srv_alive "$pid"
+}
+
 @test "smb: a password user on the private share; the server sees that user" {
 	DBENCH_SMB_PASSWORD=$SMBD_PASS timeout 60 "$DBENCH" -B smb --smb-share "$PRIVATE" \
 		--smb-user "$SMBD_USER" --smb-protocol SMB2_10 -t 4 --warmup 0 1 >"$T/out" 2>"$T/err" &
-	local pid=$! i seen=
-	for i in $(seq 60); do
-		seen=$(smbstatus -s "$SMBD_CONF" -b 2>/dev/null | grep -E "^[0-9]+ +$SMBD_USER .* SMB2_10 " || true)
-		[ -n "$seen" ] && break
-		sleep 0.1
-	done
+	local pid=$! seen=
+	wait_for -t 60 "smbstatus to show $SMBD_USER on SMB2_10, or the run to end" user_session_seen
 	wait "$pid"
 	cat "$T/out" "$T/err"
 	echo "smbstatus: $seen"

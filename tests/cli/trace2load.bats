@@ -57,19 +57,24 @@ cap_start() {
 # starts dumpcap slowly).  dumpcap writes packets in blocks, late; once the
 # marker is in the file, so is everything sent before it.
 cap_mark() {
-	local text="dbench-trace2load-$1" i
+	local text="dbench-trace2load-$1"
 
-	for (( i = 0; i < 1200; i++ )); do
-		if ! srv_alive "$CAP_PID"; then
-			echo "dumpcap exited: $(cat "$CAP_FILE.log")" >&2
-			return 1
-		fi
-		"${CAP_PREFIX[@]}" bash -c 'printf %s "$1" >/dev/udp/127.0.0.1/9' - "$text" 2>/dev/null || true
-		grep -q -a -F "$text" "$CAP_FILE" 2>/dev/null && return 0
-		sleep 0.05
-	done
-	echo "the marker $text did not reach $CAP_FILE within 60 s: $(cat "$CAP_FILE.log")" >&2
-	return 1
+	if ! wait_for -q -t 60 "the marker in the capture" cap_marked "$text"; then
+		echo "the marker $text did not reach $CAP_FILE within $WAIT_FOR_WAITED: $(cat "$CAP_FILE.log")" >&2
+		return 1
+	fi
+	if ! srv_alive "$CAP_PID"; then
+		echo "dumpcap exited: $(cat "$CAP_FILE.log")" >&2
+		return 1
+	fi
+}
+
+# cap_marked TEXT: send TEXT to the discard port; true once it is in the
+# capture file, or dumpcap has exited (cap_mark tells which).
+cap_marked() {
+	srv_alive "$CAP_PID" || return 0
+	"${CAP_PREFIX[@]}" bash -c 'printf %s "$1" >/dev/udp/127.0.0.1/9' - "$1" 2>/dev/null || true
+	grep -q -a -F "$1" "$CAP_FILE" 2>/dev/null
 }
 
 # cap_stop: wait until the capture holds all that was sent, then stop our
