@@ -406,7 +406,7 @@ L
 	# exactly the table's rows: from the line after the dashes to the blank line
 	sed -n '/^ -----/,/^$/p' "$T/out" | sed -e '1d' -e '$d' >"$T/table"
 	diff "$T/table" "$T/rows"
-	! grep -Ev '^ [A-Za-z_]+ +[0-9]+ +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3}$' "$T/rows"
+	! grep -Ev '^ [A-Za-z_]+ +[0-9]+ +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3}$' "$T/rows" || false
 	# the rows are the op table's: their counts add up to the Operations line
 	total=$(awk '{ s += $2 } END { print s }' "$T/rows")
 	grep -q "^Operations $total in " "$T/out"
@@ -435,7 +435,7 @@ L
 	grep -q '^@W@' <<<"$output"
 	grep -q '^@R@' <<<"$output"
 	grep -q '^@C@' <<<"$output"
-	! grep '^@' <<<"$output" | grep -Ev "$five"
+	! grep '^@' <<<"$output" | grep -Ev "$five" || false
 	last=$(grep '^@C@' <<<"$output" | tail -1)
 	secs=$(cut -d@ -f6 <<<"$last")
 	[ "$secs" -ge 3 ]

@@ -40,7 +40,7 @@ need_testmod() {
 	local libs name
 	libs=$(needed "$DBENCH")
 	echo "$libs"
-	! grep -Eq 'smbclient|libnfs|libiscsi|libtevent|libtalloc' <<<"$libs"
+	! grep -Eq 'smbclient|libnfs|libiscsi|libtevent|libtalloc' <<<"$libs" || false
 	[ "$(wc -l <<<"$libs")" -le 8 ]
 	for name in $(built_modules); do
 		libs=$(needed "$(dirname "$DBENCH")/dbench-$name.so")
@@ -186,7 +186,7 @@ need_testmod() {
 	local bin name
 	bin=$(find "$T/inst" -path '*/bin/dbench' -type f | head -1)
 	[ -x "$bin" ]
-	! needed "$bin" | grep -Eq 'smbclient|libnfs'
+	! needed "$bin" | grep -Eq 'smbclient|libnfs' || false
 	run --separate-stderr "$bin" --help
 	[ "$status" -eq 0 ]
 	for name in $(built_modules); do

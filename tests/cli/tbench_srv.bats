@@ -203,7 +203,7 @@ teardown() {
 	[ "$(echo "$kids" | wc -l)" -eq 3 ]
 	stop_srv TERM
 	for k in $kids; do
-		! kill -0 "$k" 2>/dev/null
+		! kill -0 "$k" 2>/dev/null || false
 	done
 	grep -q "stopped by Terminated; 3 connections ended" "$T/srv.log"
 	# Each connection's process logged its end, with its counts.

@@ -281,7 +281,7 @@ fake() {
 	[ "$status" -eq 0 ]
 	gzip -t "$T/nfs.load.gz"
 	gzip -dc "$T/nfs.load.gz" >"$T/nfs.load"
-	! grep -q Deltree "$T/nfs.load"
+	! grep -q Deltree "$T/nfs.load" || false
 	! grep -q '^[0-9]' "$T/nfs.load"
 	grep -q '^# root: /gpfs/nfsshare/dir2 (on the server, --root) is /clients/client1$' "$T/nfs.load"
 	grep -q '^WRITE3 "/clients/client1/a" 4096 512 2 NFS3_OK$' "$T/nfs.load"
