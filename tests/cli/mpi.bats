@@ -188,14 +188,17 @@ EOF
 # rank1_and_rank0_ready: rank 1's process is there (sets pid) and rank 0's
 # start-up probe of its server is over (connected, answered, closed: the
 # server logged its end), so rank 0 now waits for the other ranks to report
-# that they are ready.
+# that they are ready; or the job ($job) has ended (the test says so).
 rank1_and_rank0_ready() {
+	srv_alive "$job" || return 0
 	pid=$(rank_pid 1) && [ -n "$pid" ] && grep -q ": disconnected (closed): " "$T/srv.log"
 }
 
 @test "mpi: a rank killed while rank 0 waits for it to be ready: rank 0 names it" {
-	# rank 0's tbench has a server; rank 1's server accepts and never
-	# answers, so rank 1 is still starting when rank 0 waits for it
+	# rank 0's tbench has a server; rank 1's server accepts and then sends a
+	# byte a second, never a whole reply, so rank 1 is still starting (for
+	# half a minute: a server that sent nothing would be given up after 5 s)
+	# when rank 0 waits for it
 	"$(dirname "$DBENCH")/tbench_srv" -p 0 -b 127.0.0.1 -v --pid-file "$T/srv.pid" 2>"$T/srv.log" &
 	"$PYTHON" - "$T/silent.port" <<'EOF' &
 import socket, sys, time
@@ -204,13 +207,22 @@ s.bind(("127.0.0.1", 0))
 s.listen(16)
 open(sys.argv[1] + ".tmp", "w").write(str(s.getsockname()[1]))
 import os; os.rename(sys.argv[1] + ".tmp", sys.argv[1])
-conns, end = [], time.time() + 120
+conns, end, drip = [], time.time() + 120, time.time()
 s.settimeout(0.5)
 while time.time() < end:
     try:
-        conns.append(s.accept())
+        conns.append([s.accept()[0], 0])
     except OSError:
         pass
+    if time.time() >= drip:
+        drip += 1
+        for c in conns:
+            if c[1] < 31:
+                try:
+                    c[0].send(b"\0")
+                    c[1] += 1
+                except OSError:
+                    pass
 EOF
 	local silent_job=$! port= silent= job pid= st=0
 	wait_for "tbench_srv to listen" tbench_srv_listening
@@ -222,10 +234,8 @@ EOF
 		-np 1 "$TBENCH" --mpi -D "$T/d" -t 30 2 "127.0.0.1:$port" : \
 		-np 1 "$TBENCH" --mpi -D "$T/d" -t 30 2 "127.0.0.1:$silent" >"$T/out" 2>&1 &
 	job=$!
-	# (rank 1's probe of the silent server gives up 5 s after it connected:
-	# the kill must come before)
-	wait_for -t 60 "rank 1's process, and rank 0's probe of its server done" rank1_and_rank0_ready ||
-		{ cat "$T/out" "$T/srv.log"; false; }
+	wait_for -t 60 "rank 1's process, and rank 0's probe of its server done" rank1_and_rank0_ready
+	srv_alive "$job" && [ -n "$pid" ] || { cat "$T/out" "$T/srv.log"; false; }
 	kill -KILL "$pid"
 	wait "$job" || st=$?
 	kill "$silent_job" 2>/dev/null || true
