@@ -191,12 +191,52 @@ static void directory_collect(struct environment *env, const char *dir)
 	free(mountinfo);
 }
 
+/* Append a name and its value to a list of n. */
+static void add_pair(char ***names, char ***values, int *n, const char *name, const char *value)
+{
+	*names = xrealloc(*names, (size_t)(*n + 1) * sizeof(char *));
+	*values = xrealloc(*values, (size_t)(*n + 1) * sizeof(char *));
+	(*names)[*n] = xstrdup(name);
+	(*values)[(*n)++] = xstrdup(value);
+}
+
+static void free_pairs(char **names, char **values, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(names[i]);
+		free(values[i]);
+	}
+	free(names);
+	free(values);
+}
+
 static void add_option(struct environment *env, const char *name, const char *value)
 {
-	env->option_name = xrealloc(env->option_name, (size_t)(env->noptions + 1) * sizeof(char *));
-	env->option_value = xrealloc(env->option_value, (size_t)(env->noptions + 1) * sizeof(char *));
-	env->option_name[env->noptions] = xstrdup(name);
-	env->option_value[env->noptions++] = xstrdup(value);
+	add_pair(&env->option_name, &env->option_value, &env->noptions, name, value);
+}
+
+static void add_session(struct environment *env, const char *name, const char *value)
+{
+	add_pair(&env->session_name, &env->session_value, &env->nsession, name, value);
+}
+
+/* What the backend noted in init: the parent's, copied into each run's
+ * environment (a process has one backend and one init). */
+static struct environment noted;
+
+void environment_note_session(const char *name, const char *value)
+{
+	add_session(&noted, name, value);
+}
+
+void environment_print_session(FILE *out)
+{
+	if (!noted.nsession)
+		return;
+	fprintf(out, "Session:");
+	for (int i = 0; i < noted.nsession; i++)
+		fprintf(out, "%s %s %s", i ? "," : "", noted.session_name[i], noted.session_value[i]);
+	fprintf(out, "\n");
 }
 
 static void add_flag(struct environment *env, const char *name, int on)
@@ -243,6 +283,8 @@ void environment_collect(struct environment *env, const struct options *opt, uns
 		add_flag(env, "xattr", opt->ea_enable);
 		add_flag(env, "no_resolve", opt->no_resolve);
 	}
+	for (int i = 0; i < noted.nsession; i++)
+		add_session(env, noted.session_name[i], noted.session_value[i]);
 }
 
 void environment_free(struct environment *env)
@@ -258,12 +300,8 @@ void environment_free(struct environment *env)
 	free(env->mount_options);
 	free(env->super_options);
 	free(env->server);
-	for (int i = 0; i < env->noptions; i++) {
-		free(env->option_name[i]);
-		free(env->option_value[i]);
-	}
-	free(env->option_name);
-	free(env->option_value);
+	free_pairs(env->option_name, env->option_value, env->noptions);
+	free_pairs(env->session_name, env->session_value, env->nsession);
 	memset(env, 0, sizeof(*env));
 }
 
@@ -285,6 +323,10 @@ void environment_copy(struct environment *to, const struct environment *from)
 	to->option_name = to->option_value = NULL;
 	for (int i = 0; i < from->noptions; i++)
 		add_option(to, from->option_name[i], from->option_value[i]);
+	to->nsession = 0;
+	to->session_name = to->session_value = NULL;
+	for (int i = 0; i < from->nsession; i++)
+		add_session(to, from->session_name[i], from->session_value[i]);
 }
 
 static json_t *string_or_null(const char *s)
@@ -316,6 +358,14 @@ json_t *environment_to_json(const struct environment *env)
 	for (int i = 0; i < env->noptions; i++)
 		json_object_set_new(opts, env->option_name[i], json_string(env->option_value[i]));
 	json_object_set_new(obj, "options", opts);
+	if (env->nsession) {
+		json_t *session = json_object();
+
+		for (int i = 0; i < env->nsession; i++)
+			json_object_set_new(session, env->session_name[i],
+					    json_string(env->session_value[i]));
+		json_object_set_new(obj, "session", session);
+	}	/* else none: a document of a backend that tells nothing is as before */
 	return obj;
 }
 
@@ -329,7 +379,7 @@ static char *string_of(const json_t *obj, const char *key)
 
 int environment_from_json(struct environment *env, const json_t *obj, char *err, size_t errlen)
 {
-	const json_t *dir, *opts, *v;
+	const json_t *dir, *opts, *session, *v;
 	const char *key;
 
 	memset(env, 0, sizeof(*env));
@@ -360,5 +410,10 @@ int environment_from_json(struct environment *env, const json_t *obj, char *err,
 		json_object_foreach((json_t *)opts, key, v)
 			if (json_is_string(v))
 				add_option(env, key, json_string_value(v));
+	session = json_object_get(obj, "session");
+	if (json_is_object(session))
+		json_object_foreach((json_t *)session, key, v)
+			if (json_is_string(v))
+				add_session(env, key, json_string_value(v));
 	return 0;
 }

@@ -14,6 +14,7 @@
 
 #include <jansson.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct options;
 
@@ -35,6 +36,9 @@ struct environment {
 	int noptions;		/* the options that shape the figures, as text */
 	char **option_name;
 	char **option_value;
+	int nsession;		/* what the backend negotiated with its server */
+	char **session_name;	/* (smb: dialect, signed, ...), 0 if nothing */
+	char **session_value;
 };
 
 /* Collect the environment of a run with these options on a backend with
@@ -43,6 +47,15 @@ struct environment {
  * BACKEND_FILES ones). */
 void environment_collect(struct environment *env, const struct options *opt, unsigned backend_flags);
 void environment_free(struct environment *env);
+
+/* In the parent, before the run: a fact a backend's init learned from its
+ * server, as its client library tells it (the SMB dialect, whether the
+ * session is signed or encrypted, with which algorithms).  Every run's
+ * environment carries them as its "session" object, and the banner shows
+ * them (environment_print_session). */
+void environment_note_session(const char *name, const char *value);
+/* "Session: NAME VALUE, ..." and a newline, if a backend noted any. */
+void environment_print_session(FILE *out);
 /* A deep copy. */
 void environment_copy(struct environment *to, const struct environment *from);
 

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "environment.h"
 #include "mpi_run.h"
 #include "options.h"
 #include "progress.h"
@@ -37,6 +38,8 @@ void report_banner(const struct program *prog, const struct pass_figures *pass)
 	/* which loadfile: NB figures compare only between runs of the same one */
 	printf("Loadfile %s: %llu operations per pass, sha256 %s\n", prog->filename,
 	       (unsigned long long)pass->ops, prog->sha256);
+	/* what the backend negotiated with its server (smb: dialect, signing) */
+	environment_print_session(stdout);
 	fflush(stdout);
 }
 

@@ -320,7 +320,7 @@ static int smb_setup(struct client *c)
 	s->url2 = xmalloc(s->url_size);
 	nbefore = open_sockets(fds, before, MAX_SOCKETS);
 	s->ctx = smb_new_context(c->error, sizeof(c->error));
-	if (!s->ctx || smb_connect_share(s->ctx, c->error, sizeof(c->error)) < 0)
+	if (!s->ctx || smb_connect_share(s->ctx, NULL, c->error, sizeof(c->error)) < 0)
 		goto fail;
 	if (c->cleanup_only)
 		return 0;

@@ -23,6 +23,17 @@
 #define SMB_PASSWORD_ENV "DBENCH_SMB_PASSWORD"
 #define MAX_SOCKETS 256		/* sockets of a process looked at in setup */
 
+/* --smb-signing and --smb-encrypt: Samba's `client signing` and `client
+ * smb encrypt` values (smb_secure.c). */
+enum smb_mode {
+	SMB_MODE_UNSET,		/* not given: libsmbclient's configuration decides */
+	SMB_MODE_DEFAULT,	/* "default": Samba's built-in default */
+	SMB_MODE_OFF,
+	SMB_MODE_IF_REQUIRED,
+	SMB_MODE_DESIRED,
+	SMB_MODE_REQUIRED,
+};
+
 /* The backend's options: as given on the command line, then as parsed by
  * smb_init() in the parent (read-only in the clients). */
 struct smb_options {
@@ -30,6 +41,10 @@ struct smb_options {
 	const char *user_arg;	/* --smb-user [DOMAIN/]USER[%PASSWORD] */
 	const char *protocol_arg; /* --smb-protocol MIN[:MAX] */
 	const char *timeout_arg; /* --smb-timeout SECS */
+	const char *signing_arg; /* --smb-signing MODE */
+	const char *encrypt_arg; /* --smb-encrypt MODE */
+	const char *signing_algos_arg; /* --smb-signing-algorithms LIST */
+	const char *cipher_algos_arg; /* --smb-encryption-algorithms LIST */
 
 	char server[256];	/* host name or address */
 	int port;		/* 0: libsmbclient's default (445) */
@@ -41,6 +56,10 @@ struct smb_options {
 	const char *min_proto;	/* one of smb_dialects */
 	const char *max_proto;
 	int timeout_ms;		/* libsmbclient's per-request timeout */
+	enum smb_mode signing;	/* SMB_MODE_UNSET if not given */
+	enum smb_mode encrypt;
+	char signing_algos[64];	/* "A, B" as smb.conf takes it, "" if not given */
+	char cipher_algos[64];
 	char base_url[8 + 256 + 3 * 256 + 3 * 1024]; /* smb://SERVER/SHARE[/DIR], URL-encoded */
 	size_t base_len;
 	char display[1600];	/* //SERVER[:PORT]/SHARE[/DIR], for messages */
@@ -48,6 +67,16 @@ struct smb_options {
 
 extern struct smb_options smbopt;
 extern const struct poptOption smb_option_table[];
+
+/* What the session negotiated, as Samba's client library tells it. */
+struct smb_facts {
+	bool known;		/* it could be read (else the rest is empty) */
+	char dialect[16];	/* "SMB3_11" */
+	bool is_signed;		/* messages carry an SMB2 signature */
+	bool encrypted;		/* messages go in SMB2 TRANSFORM headers */
+	char signing_algo[24];	/* negotiated: "AES-128-GMAC", or "none" */
+	char cipher[24];	/* negotiated: "AES-128-GCM", or "none" */
+};
 
 /* A client's state. */
 struct smb {
@@ -79,8 +108,28 @@ const char *url_in(char *buf, const char *path);
 
 /* A libsmbclient context with the run's settings; NULL with error set. */
 SMBCCTX *smb_new_context(char *error, size_t len);
-/* Connect and check the base directory; -1 with error set. */
-int smb_connect_share(SMBCCTX *ctx, char *error, size_t len);
+/* Connect and check the base directory, and that the session is signed
+ * or encrypted as required; -1 with error set.  facts may be NULL. */
+int smb_connect_share(SMBCCTX *ctx, struct smb_facts *facts, char *error, size_t len);
+
+/* smb_secure.c: signing and encryption. */
+/* Parse --smb-signing, --smb-encrypt and the algorithm lists; -1 after
+ * one line on stderr. */
+int smb_secure_parse(void);
+/* For each new context, before smbc_init_context: give libsmbclient the
+ * settings of those options (a private smb.conf overlay, loaded and
+ * removed); -1 with error set. */
+int smb_secure_apply(SMBCCTX *ctx, char *error, size_t len);
+/* For each new context: the encryption level, and the hook that sees the
+ * connection it makes. */
+void smb_secure_context(SMBCCTX *ctx);
+/* After the context's first connection: what it negotiated; -1 with error
+ * set if a required mode is not in force. */
+int smb_secure_check(struct smb_facts *f, char *error, size_t len);
+/* Report the facts in the banner and the JSON environment. */
+void smb_secure_note(const struct smb_facts *f);
+/* The canonical name of a mode ("required"). */
+const char *smb_mode_name(enum smb_mode mode);
 
 /* The sockets this process has open (fds and inodes, at most max). */
 int open_sockets(int *fds, ino_t *inos, int max);

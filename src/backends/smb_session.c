@@ -45,6 +45,18 @@ const struct poptOption smb_option_table[] = {
 	  "PROTO" },
 	{ "smb-timeout", 0, POPT_ARG_STRING, &smbopt.timeout_arg, 0,
 	  "seconds to wait for the server's answer before the client gives up (default 10)", "SECS" },
+	{ "smb-signing", 0, POPT_ARG_STRING, &smbopt.signing_arg, 0,
+	  "SMB signing, as Samba's `client signing`: off, if_required, desired, required "
+	  "(default: libsmbclient's smb.conf)", "MODE" },
+	{ "smb-encrypt", 0, POPT_ARG_STRING, &smbopt.encrypt_arg, 0,
+	  "SMB3 encryption, as Samba's `client smb encrypt`: off, if_required, desired, required "
+	  "(default: libsmbclient's smb.conf)", "MODE" },
+	{ "smb-signing-algorithms", 0, POPT_ARG_STRING, &smbopt.signing_algos_arg, 0,
+	  "SMB3.1.1 signing algorithms to offer, in order: AES-128-GMAC,AES-128-CMAC,HMAC-SHA256",
+	  "LIST" },
+	{ "smb-encryption-algorithms", 0, POPT_ARG_STRING, &smbopt.cipher_algos_arg, 0,
+	  "SMB3.1.1 ciphers to offer, in order: AES-128-GCM,AES-128-CCM,AES-256-GCM,AES-256-CCM",
+	  "LIST" },
 	POPT_TABLEEND
 };
 
@@ -206,6 +218,11 @@ SMBCCTX *smb_new_context(char *error, size_t len)
 	/* with a user, a refused logon must fail, not become a guest logon */
 	smbc_setOptionNoAutoAnonymousLogin(ctx, smbopt.user[0] != '\0');
 	smbc_setOptionProtocols(ctx, smbopt.min_proto, smbopt.max_proto);
+	smb_secure_context(ctx);
+	if (smb_secure_apply(ctx, error, len) < 0) {
+		smbc_free_context(ctx, 1);
+		return NULL;
+	}
 	if (!smbc_init_context(ctx)) {
 		snprintf(error, len, "cannot set up libsmbclient: %s", strerror(errno));
 		smbc_free_context(ctx, 1);
@@ -271,14 +288,17 @@ static void connect_error(SMBCCTX *ctx, int err, char *error, size_t len)
 	}
 }
 
-int smb_connect_share(SMBCCTX *ctx, char *error, size_t len)
+int smb_connect_share(SMBCCTX *ctx, struct smb_facts *facts, char *error, size_t len)
 {
+	struct smb_facts own;
 	struct stat st;
 
 	if (smbc_getFunctionStat(ctx)(ctx, smbopt.base_url, &st) < 0) {
 		connect_error(ctx, errno, error, len);
 		return -1;
 	}
+	if (smb_secure_check(facts ? facts : &own, error, len) < 0)
+		return -1;
 	if (!S_ISDIR(st.st_mode)) {
 		snprintf(error, len, "%s is not a directory", smbopt.display);
 		return -1;
@@ -521,6 +541,7 @@ static void build_urls(void)
 
 int smb_init(struct options *opt)
 {
+	struct smb_facts facts;
 	char error[512];
 	SMBCCTX *ctx;
 	int rc;
@@ -535,7 +556,8 @@ int smb_init(struct options *opt)
 		return -1;
 	}
 	if (parse_share(smbopt.share_arg, opt->port) < 0 || parse_protocol(smbopt.protocol_arg) < 0 ||
-	    parse_timeout(smbopt.timeout_arg) < 0 || refuse_local_options(opt) < 0)
+	    parse_timeout(smbopt.timeout_arg) < 0 || smb_secure_parse() < 0 ||
+	    refuse_local_options(opt) < 0)
 		return -1;
 	if (smbopt.user_arg && parse_user(smbopt.user_arg) < 0)
 		return -1;
@@ -548,9 +570,14 @@ int smb_init(struct options *opt)
 		warnx_("%s", error);
 		return -1;
 	}
-	rc = smb_connect_share(ctx, error, sizeof(error));
+	/* ... which also tells what the session negotiated, for the banner
+	 * and the JSON environment, and refuses a mode required but not
+	 * in force */
+	rc = smb_connect_share(ctx, &facts, error, sizeof(error));
 	smbc_free_context(ctx, 1);
 	if (rc < 0)
 		warnx_("%s", error);
+	else
+		smb_secure_note(&facts);
 	return rc;
 }

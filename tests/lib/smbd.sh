@@ -40,6 +40,8 @@ _smbd_error() {
 
 # _smbd_write_conf DIR PORT: the smb.conf of a private, loopback-only smbd.
 # Every path it writes lives under DIR; it never starts RPC helpers.
+# SMBD_EXTRA_CONF, if set, is appended as it is: more shares, or a second
+# [global] section with settings of the test's own (smb.conf merges them).
 _smbd_write_conf() {
 	cat >"$1/smb.conf" <<EOF
 # Private smbd for the dbench test suite (tests/lib/smbd.sh).
@@ -81,6 +83,7 @@ _smbd_write_conf() {
 	valid users = root
 	create mask = 0644
 	directory mask = 0755
+${SMBD_EXTRA_CONF:-}
 EOF
 }
 

@@ -110,11 +110,65 @@ static void test_collect_and_round_trip(void **state)
 	json_decref(obj);
 }
 
+/* What a backend noted about its session: in every environment collected
+ * after, in the JSON and back, copied, and absent when nothing was noted. */
+static void test_session(void **state)
+{
+	struct options opt = { .clients_per_process = 1 };
+	struct environment env, back, copy;
+	char err[128] = "", *text = NULL;
+	size_t len = 0;
+	json_t *obj;
+	FILE *out;
+
+	(void)state;
+	environment_collect(&env, &opt, 0);
+	assert_int_equal(env.nsession, 0);
+	obj = environment_to_json(&env);
+	assert_null(json_object_get(obj, "session"));
+	json_decref(obj);
+	environment_free(&env);
+	out = open_memstream(&text, &len);
+	environment_print_session(out);
+	fclose(out);
+	assert_string_equal(text, "");	/* no line when nothing was noted */
+	free(text);
+
+	environment_note_session("dialect", "SMB3_11");
+	environment_note_session("encrypted", "yes");
+	environment_collect(&env, &opt, 0);
+	assert_int_equal(env.nsession, 2);
+	obj = environment_to_json(&env);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(obj, "session"), "dialect")),
+			    "SMB3_11");
+	assert_int_equal(environment_from_json(&back, obj, err, sizeof(err)), 0);
+	assert_int_equal(back.nsession, 2);
+	assert_string_equal(back.session_name[1], "encrypted");
+	assert_string_equal(back.session_value[1], "yes");
+	environment_copy(&copy, &back);
+	{
+		json_t *again = environment_to_json(&copy);
+
+		assert_true(json_equal(obj, again));
+		json_decref(again);
+	}
+	json_decref(obj);
+	environment_free(&copy);
+	environment_free(&back);
+	environment_free(&env);
+	out = open_memstream(&text, &len);
+	environment_print_session(out);
+	fclose(out);
+	assert_string_equal(text, "Session: dialect SMB3_11, encrypted yes\n");
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_find_mount),
 		cmocka_unit_test(test_collect_and_round_trip),
+		cmocka_unit_test(test_session),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
