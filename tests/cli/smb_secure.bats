@@ -64,24 +64,27 @@ teardown() {
 	remove_tmp
 }
 
+# two_sessions: smbstatus (into $T/status) lists the two clients' sessions.
+two_sessions() {
+	smbstatus -s "$SMBD_CONF" --json >"$T/status" 2>/dev/null &&
+		[ "$(jq '.sessions | length' "$T/status")" -ge 2 ]
+}
+
 # run_mode SHARE ARGS...: 2 clients on SHARE under dumpcap, paced (-R 2)
 # so that the capture stays small; once smbstatus shows both clients'
 # sessions the run is stopped (SIGINT: its partial report and --json).
 # Leaves $T/out, $T/err, $T/json, $T/status (smbstatus --json, the
 # clients' sessions) and $T/wire ("plain N signed N encrypted N").
 run_mode() {
-	local share=$1 rc=0 i pid
+	local share=$1 rc=0 pid
 	shift
 	smbwire_start "$T/cap.pcap" "$SMBD_PORT"
 	timeout 120 "$DBENCH" -B smb --smb-share "$SRV/$share" "$@" -t 60 --warmup 0 -R 2 \
 		--json "$T/json" 2 >"$T/out" 2>"$T/err" &
 	pid=$!
 	wait_running "$T/out"
-	for i in $(seq 600); do
-		smbstatus -s "$SMBD_CONF" --json >"$T/status" 2>/dev/null || true
-		[ "$(jq '.sessions | length' "$T/status")" -ge 2 ] && break
-		sleep 0.1
-	done
+	wait_for -t 60 "smbd to list both clients' sessions" two_sessions ||
+		{ kill "$pid"; cat "$T/status" "$T/out" "$T/err"; false; }
 	kill -INT "$pid"
 	wait "$pid" || rc=$?
 	smbwire_stop
