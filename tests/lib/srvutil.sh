@@ -18,12 +18,15 @@ _SRVUTIL_DIR=${BASH_SOURCE[0]%/*}
 SRV_SKIP=77
 
 # srv_alive PID: true while PID exists and is not a zombie.
+# No fork (it runs in every wait loop): read /proc/PID/stat, the state is
+# the field after the command name's closing parenthesis.
 srv_alive() {
-	local state
+	local stat
 
 	[ -n "$1" ] || return 1
-	state=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) || return 1
-	[ -n "$state" ] && [ "$state" != Z ]
+	{ read -r stat <"/proc/$1/stat"; } 2>/dev/null || return 1
+	stat=${stat##*) }
+	[ -n "$stat" ] && [ "${stat%% *}" != Z ]
 }
 
 # srv_is PID NAME: true while PID is alive and runs NAME (its comm).  A pid
@@ -121,15 +124,19 @@ srv_own_pgid() {
 
 # srv_netns_procs NETNS: print the live processes whose network namespace is
 # NETNS (as readlink /proc/PID/ns/net prints it, e.g. net:[4026532247]).
+# One find over /proc, not a readlink a process: on a loaded machine a fork
+# a process of the host took minutes.
 srv_netns_procs() {
 	local p
 
 	[ -n "$1" ] || return 0
 	# never the namespace of the caller (every process of the host)
 	[ "$1" != "$(readlink /proc/self/ns/net 2>/dev/null)" ] || return 0
-	for p in /proc/[0-9]*; do
-		[ "$(readlink "$p/ns/net" 2>/dev/null)" = "$1" ] || continue
-		srv_alive "${p#/proc/}" && echo "${p#/proc/}"
+	for p in $(find /proc/[0-9]*/ns/net -maxdepth 0 \
+		-lname "$(printf '%s' "$1" | sed 's/[][*?\\]/\\&/g')" 2>/dev/null); do
+		p=${p#/proc/}
+		p=${p%%/*}
+		srv_alive "$p" && echo "$p"
 	done
 	return 0
 }
