@@ -132,12 +132,13 @@ srv_netns_procs() {
 	[ -n "$1" ] || return 0
 	# never the namespace of the caller (every process of the host)
 	[ "$1" != "$(readlink /proc/self/ns/net 2>/dev/null)" ] || return 0
-	for p in $(find /proc/[0-9]*/ns/net -maxdepth 0 \
-		-lname "$(printf '%s' "$1" | sed 's/[][*?\\]/\\&/g')" 2>/dev/null); do
-		p=${p#/proc/}
-		p=${p%%/*}
-		srv_alive "$p" && echo "$p"
-	done
+	find /proc/[0-9]*/ns/net -maxdepth 0 \
+		-lname "$(printf '%s' "$1" | sed 's/[][*?\\]/\\&/g')" 2>/dev/null |
+		while IFS= read -r p; do
+			p=${p#/proc/}
+			p=${p%%/*}
+			srv_alive "$p" && echo "$p"
+		done
 	return 0
 }
 
