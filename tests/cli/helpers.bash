@@ -17,6 +17,32 @@ if [ -x /usr/bin/python3 ]; then PYTHON=/usr/bin/python3; else PYTHON=python3; f
 # shellcheck source=tests/lib/srvutil.sh
 . "$TOP/tests/lib/srvutil.sh"
 
+# skip_file WHY: in setup_file, where bats 1.8 cannot skip (a skip there
+# fails the file): every test of the file skips with WHY, as the file's
+# setup calls file_skipped first.
+skip_file() {
+	export DBENCH_FILE_SKIP=$1
+}
+
+# file_skipped: in setup: skip the test when setup_file said so.
+file_skipped() {
+	[ -z "${DBENCH_FILE_SKIP:-}" ] || skip "$DBENCH_FILE_SKIP"
+}
+
+# file_start_or_skip START_FUNCTION: srv_start_or_skip for setup_file: start
+# the file's shared server; when the machine cannot run it, skip_file with
+# the reason.  A failed start fails.
+file_start_or_skip() {
+	local rc=0
+
+	"$1" || rc=$?
+	if [ "$rc" -eq "$SRV_SKIP" ]; then
+		skip_file "$SRV_ERROR"
+		return 0
+	fi
+	return "$rc"
+}
+
 # A private temp dir per test: $T, with the target directory $T/d.
 make_tmp() {
 	T=$(mktemp -d /tmp/dbench-test.XXXXXX)
@@ -24,7 +50,7 @@ make_tmp() {
 }
 
 remove_tmp() {
-	[ -n "${T:-}" ] && rm -rf "$T"
+	if [ -n "${T:-}" ]; then rm -rf "$T"; fi
 }
 
 # No process of ours (its command line names our temp dir) is left.

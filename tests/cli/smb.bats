@@ -15,9 +15,10 @@ load helpers
 FINAL='^Throughput [0-9.e+]+ MB/sec  [0-9]+ clients  [0-9]+ procs  max_latency=[0-9]+\.[0-9]{3} ms$'
 
 setup_file() {
-	"$DBENCH" --help | grep -q -- --smb-share || skip "dbench was built without the smb backend"
+	"$DBENCH" --help | grep -q -- --smb-share ||
+		{ skip_file "dbench was built without the smb backend"; return 0; }
 	source "$BATS_TEST_DIRNAME/../lib/smbd.sh"
-	srv_start_or_skip smbd_start
+	file_start_or_skip smbd_start
 	export FILE_SMBD_PID=$SMBD_PID FILE_SMBD_PORT=$SMBD_PORT
 }
 
@@ -32,6 +33,7 @@ teardown_file() {
 }
 
 setup() {
+	file_skipped
 	source "$BATS_TEST_DIRNAME/../lib/smbd.sh"
 	export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$DBENCH_SRCDIR/tests/lsan.supp:print_suppressions=0}
 	make_tmp

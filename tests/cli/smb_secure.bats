@@ -20,10 +20,11 @@ bats_require_minimum_version 1.5.0
 load helpers
 
 setup_file() {
-	"$DBENCH" --help | grep -q -- --smb-signing || skip "dbench was built without the smb backend"
+	"$DBENCH" --help | grep -q -- --smb-signing ||
+		{ skip_file "dbench was built without the smb backend"; return 0; }
 	command -v tshark >/dev/null && command -v dumpcap >/dev/null ||
-		skip "tshark/dumpcap are not installed"
-	command -v jq >/dev/null || skip "jq is not installed"
+		{ skip_file "tshark/dumpcap are not installed"; return 0; }
+	command -v jq >/dev/null || { skip_file "jq is not installed"; return 0; }
 	source "$BATS_TEST_DIRNAME/../lib/smbd.sh"
 	SMBD_EXTRA_CONF='[global]
 	server signing = disabled
@@ -35,7 +36,7 @@ setup_file() {
 	server smb encrypt = required'
 	export SMBD_EXTRA_CONF
 	SMBD_EXTRA_CONF=${SMBD_EXTRA_CONF/\%ENC\%/$(mktemp -d /tmp/dbench-smbenc.XXXXXX)}
-	srv_start_or_skip smbd_start
+	file_start_or_skip smbd_start
 	export FILE_SMBD_PID=$SMBD_PID ENC_DIR=${SMBD_EXTRA_CONF##*path = }
 	ENC_DIR=${ENC_DIR%%$'\n'*}
 	export ENC_DIR
@@ -50,6 +51,7 @@ teardown_file() {
 }
 
 setup() {
+	file_skipped
 	source "$BATS_TEST_DIRNAME/../lib/smbd.sh"
 	source "$BATS_TEST_DIRNAME/../lib/smbwire.sh"
 	export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$DBENCH_SRCDIR/tests/lsan.supp:print_suppressions=0}
