@@ -276,9 +276,11 @@ EOF
 }
 
 @test "mpi: Ctrl-C on mpirun with a longer odls_base_sigkill_timeout: no rank named, every rank stops, one report" {
-	# mpirun: SIGCONT, SIGTERM 3 s later, SIGKILL 3 s after that; the live
-	# ranks report at once on the SIGCONT, so nobody is named
-	mpirun --allow-run-as-root --oversubscribe --mca odls_base_sigkill_timeout 3 -np 2 \
+	# mpirun: SIGCONT, SIGTERM 10 s later, SIGKILL 10 s after that; the
+	# live ranks report at once on the SIGCONT, so nobody is named (with
+	# 3 s, under ASan at load 40, rank 0's cleanup was still going when
+	# the SIGKILL came: no report)
+	mpirun --allow-run-as-root --oversubscribe --mca odls_base_sigkill_timeout 10 -np 2 \
 		"$DBENCH" --mpi -B null -D "$T/d" -t 60 --warmup 0 2 >"$T/out" 2>&1 &
 	local job=$! st=0
 	wait_for -t 60 "the clients to execute" grep -q 'execute' "$T/out"
