@@ -34,19 +34,29 @@ mpi() {
 # no dbench),
 # or with "client" as $2, of one of rank R's client processes.
 rank_pid() {
-	local p pp client
+	local p comm stat pcomm client
+	# (/proc with the read builtin, not three ps a process: at load 50 the
+	# forks took long enough for processes to come and go in between)
 	for p in $(pgrep -f -- "$T/d"); do
-		case $(ps -o comm= -p "$p" 2>/dev/null) in dbench | tbench) ;; *) continue ;; esac
-		pp=$(ps -o ppid= -p "$p" 2>/dev/null | tr -d ' ')
+		{ read -r comm <"/proc/$p/comm" && read -r stat <"/proc/$p/stat"; } 2>/dev/null || continue
+		case $comm in dbench | tbench) ;; *) continue ;; esac
+		stat=${stat##*) }	# "STATE PPID ...", after the comm
+		stat=${stat#* }
+		{ read -r pcomm <"/proc/${stat%% *}/comm"; } 2>/dev/null || pcomm=
 		client=
-		case $(ps -o comm= -p "$pp" 2>/dev/null) in dbench | tbench) client=client ;; esac
+		case $pcomm in dbench | tbench) client=client ;; esac
 		[ "$client" = "${2:-}" ] || continue
-		tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$1" && {
+		{ tr '\0' '\n' <"/proc/$p/environ"; } 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$1" && {
 			echo "$p"
 			return 0
 		}
 	done
 	return 1
+}
+
+# rank_found R [client]: rank_pid R [client] is there; sets pid.
+rank_found() {
+	pid=$(rank_pid "$@")
 }
 
 # Start an mpirun of 2 ranks in the background (output in $T/out, its pid in
@@ -150,8 +160,8 @@ EOF
 	# default) without a progress report and the run ended before the test
 	# killed anything; these tests are about the kill
 	mpi_start_bg "$DBENCH" --mpi --mpi-timeout 120 -B fileio -D "$T/d" -t 60 --warmup 0 --json "$T/r.json" 4
-	pid=$(rank_pid 1)
-	[ -n "$pid" ] || { ps -ef | grep -- "$T" | grep -v grep; false; }
+	wait_for -t 30 "rank 1's process" rank_found 1 ||
+		{ ps -ef | grep -- "$T" | grep -v grep; false; }
 	kill -KILL "$pid"
 	local t0=$SECONDS
 	wait "$job" || st=$?
@@ -170,8 +180,8 @@ EOF
 @test "mpi: rank 0 killed mid-run: rank 1 names it, every rank ends (mpirun -q: that line only)" {
 	local job pid st=0
 	mpi_start_bg -q "$DBENCH" --mpi --mpi-timeout 120 -B null -D "$T/d" -t 60 --warmup 0 4
-	pid=$(rank_pid 0)
-	[ -n "$pid" ] || { ps -ef | grep -- "$T" | grep -v grep; false; }
+	wait_for -t 30 "rank 0's process" rank_found 0 ||
+		{ ps -ef | grep -- "$T" | grep -v grep; false; }
 	kill -KILL "$pid"
 	local t0=$SECONDS
 	wait "$job" || st=$?
@@ -196,9 +206,10 @@ rank1_and_rank0_ready() {
 
 @test "mpi: a rank killed while rank 0 waits for it to be ready: rank 0 names it" {
 	# rank 0's tbench has a server; rank 1's server accepts and then sends a
-	# byte a second, never a whole reply, so rank 1 is still starting (for
-	# half a minute: a server that sent nothing would be given up after 5 s)
-	# when rank 0 waits for it
+	# byte a second, 31 in all, never a whole reply, so rank 1 is still
+	# starting when rank 0 waits for it; rank 1's --server-timeout 300 (the
+	# default 30 s of silence after the last byte ran out at load 50 before
+	# rank 0 was ready) keeps it waiting until it is killed
 	"$(dirname "$DBENCH")/tbench_srv" -p 0 -b 127.0.0.1 -v --pid-file "$T/srv.pid" 2>"$T/srv.log" &
 	"$PYTHON" - "$T/silent.port" <<'EOF' &
 import socket, sys, time
@@ -232,7 +243,7 @@ EOF
 	[ -n "$port" ] && [ -n "$silent" ]
 	timeout 120 mpirun --allow-run-as-root --oversubscribe \
 		-np 1 "$TBENCH" --mpi -D "$T/d" -t 30 2 "127.0.0.1:$port" : \
-		-np 1 "$TBENCH" --mpi -D "$T/d" -t 30 2 "127.0.0.1:$silent" >"$T/out" 2>&1 &
+		-np 1 "$TBENCH" --mpi -D "$T/d" -t 30 --server-timeout 300 2 "127.0.0.1:$silent" >"$T/out" 2>&1 &
 	job=$!
 	wait_for -t 60 "rank 1's process, and rank 0's probe of its server done" rank1_and_rank0_ready
 	srv_alive "$job" && [ -n "$pid" ] || { cat "$T/out" "$T/srv.log"; false; }
@@ -250,8 +261,8 @@ EOF
 @test "mpi: a client process killed on rank 1: one line naming host, client and signal, the run ends on every host with its report" {
 	local job pid st=0
 	mpi_start_bg -q "$DBENCH" --mpi --mpi-timeout 120 -B fileio -D "$T/d" -t 60 --warmup 0 --json "$T/r.json" 4
-	pid=$(rank_pid 1 client)
-	[ -n "$pid" ] || { ps -ef | grep -- "$T" | grep -v grep; false; }
+	wait_for -t 30 "rank 1's client process" rank_found 1 client ||
+		{ ps -ef | grep -- "$T" | grep -v grep; false; }
 	kill -KILL "$pid"
 	local t0=$SECONDS
 	wait "$job" || st=$?
