@@ -6,6 +6,9 @@
 #   ./build.sh check      ... and run the whole test suite (make check)
 #   ./build.sh sanitize   build in ./build-asan with AddressSanitizer and
 #                         UndefinedBehaviorSanitizer and run the test suite
+#                         again: every C program and backend, the tests
+#                         that repeat another's C paths skipped
+#                         (DBENCH_SANITIZER_PASS, tests/cli/helpers.bash)
 #
 # Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
 set -euo pipefail
@@ -64,9 +67,11 @@ check)
 sanitize)
 	san="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
 	configure_and_make build-asan CFLAGS="$san" LDFLAGS="-fsanitize=address,undefined"
+	# DBENCH_SANITIZER_PASS: the tests that only repeat C paths other
+	# tests of this pass run are skipped (tests/cli/helpers.bash)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 		LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0" \
-		make -C build-asan check -j"$(nproc)"
+		DBENCH_SANITIZER_PASS=1 make -C build-asan check -j"$(nproc)"
 	;;
 *)
 	echo "usage: $0 [check|sanitize]" >&2

@@ -17,6 +17,29 @@ if [ -x /usr/bin/python3 ]; then PYTHON=/usr/bin/python3; else PYTHON=python3; f
 # shellcheck source=tests/lib/srvutil.sh
 . "$TOP/tests/lib/srvutil.sh"
 
+# sanitizer_pass_skip WHY: skip this test (in its setup or body) in the
+# suite's second pass under ASan+UBSan (build.sh sanitize sets
+# DBENCH_SANITIZER_PASS=1).  That pass runs every C program and backend
+# again, not every case: a test skipped there runs no C code of ours (a
+# shell helper, a Python tool), or runs only C paths that a test kept in
+# the pass runs too -- WHY names which.  The first pass runs every test,
+# and so does `make check` in a sanitizer build by hand.
+sanitizer_pass_skip() {
+	[ -n "${DBENCH_SANITIZER_PASS:-}" ] || return 0
+	skip "sanitizer pass: $1"
+}
+
+# sanitizer_pass_one FIRST [OTHER...]: the values a test loops over where
+# the C code is the same path for each (a table lookup, another string
+# passed on): all of them, but only FIRST in the sanitizer pass.
+sanitizer_pass_one() {
+	if [ -n "${DBENCH_SANITIZER_PASS:-}" ]; then
+		echo "$1"
+	else
+		echo "$@"
+	fi
+}
+
 # skip_file WHY: in setup_file, where bats 1.8 cannot skip (a skip there
 # fails the file): every test of the file skips with WHY, as the file's
 # setup calls file_skipped first.

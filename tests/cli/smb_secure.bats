@@ -164,7 +164,8 @@ EOF
 
 @test "smb_secure: --smb-signing required, each SMB3.1.1 signing algorithm: signed on the wire" {
 	local algo
-	for algo in AES-128-GMAC AES-128-CMAC HMAC-SHA256; do
+	# (smb_secure.c passes each name on from one table: under ASan, one)
+	for algo in $(sanitizer_pass_one AES-128-GMAC AES-128-CMAC HMAC-SHA256); do
 		run_mode private --smb-user root --smb-signing required --smb-signing-algorithms "$algo"
 		session_is SMB3_11 yes "$algo" no AES-128-GCM
 		wire_is signed
@@ -173,7 +174,8 @@ EOF
 
 @test "smb_secure: --smb-encrypt required on a share that requires it, each cipher: TRANSFORM headers only" {
 	local cipher
-	for cipher in AES-128-GCM AES-128-CCM AES-256-GCM AES-256-CCM; do
+	# (smb_secure.c passes each name on from one table: under ASan, one)
+	for cipher in $(sanitizer_pass_one AES-128-GCM AES-128-CCM AES-256-GCM AES-256-CCM); do
 		run_mode enc --smb-user root --smb-encrypt required --smb-encryption-algorithms "$cipher"
 		session_is SMB3_11 no AES-128-GMAC yes "$cipher"
 		wire_is encrypted
