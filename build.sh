@@ -9,6 +9,8 @@
 #                         again: every C program and backend, the tests
 #                         that repeat another's C paths skipped
 #                         (DBENCH_SANITIZER_PASS, tests/cli/helpers.bash)
+#   ./build.sh sanitize-build   only build ./build-asan (for .ci/run, which
+#                         builds it while the first pass's tests run)
 #
 # Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
 set -euo pipefail
@@ -55,6 +57,19 @@ configure_and_make() {
 	(cd "$dir" && { [ -f Makefile ] || ../configure --enable-werror "$@"; } && make -j"$(nproc)")
 }
 
+# Test files mostly wait (on a server, on a time-limited run): twice as
+# many run at once as there are CPUs.  CHECK_JOBS=N sets the number.
+check_jobs=${CHECK_JOBS:-$(( $(nproc) * 2 ))}
+
+# build-asan: the programs, and what `make check` would build (the unit
+# tests, the test modules and tools) without running a test.
+sanitizer_build() {
+	local san="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
+
+	configure_and_make build-asan CFLAGS="$san" LDFLAGS="-fsanitize=address,undefined"
+	make -C build-asan check TESTS= -j"$(nproc)" >/dev/null
+}
+
 install_missing
 case "${1:-}" in
 "")
@@ -62,19 +77,21 @@ case "${1:-}" in
 	;;
 check)
 	configure_and_make build
-	make -C build check -j"$(nproc)"
+	make -C build check -j"$check_jobs"
+	;;
+sanitize-build)
+	sanitizer_build
 	;;
 sanitize)
-	san="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
-	configure_and_make build-asan CFLAGS="$san" LDFLAGS="-fsanitize=address,undefined"
+	sanitizer_build
 	# DBENCH_SANITIZER_PASS: the tests that only repeat C paths other
 	# tests of this pass run are skipped (tests/cli/helpers.bash)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 		LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0" \
-		DBENCH_SANITIZER_PASS=1 make -C build-asan check -j"$(nproc)"
+		DBENCH_SANITIZER_PASS=1 make -C build-asan check -j"$check_jobs"
 	;;
 *)
-	echo "usage: $0 [check|sanitize]" >&2
+	echo "usage: $0 [check|sanitize|sanitize-build]" >&2
 	exit 2
 	;;
 esac
