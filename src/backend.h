@@ -85,7 +85,8 @@ struct client {
  * struct backend, struct client or the meaning of a field changes; a
  * module built against another interface (or with other struct sizes) is
  * refused with one line, before anything else in it is read. */
-#define BACKEND_INTERFACE 2	/* 2: struct backend gained why_unsupported */
+#define BACKEND_INTERFACE 3	/* 2: struct backend gained why_unsupported;
+				   3: check_program */
 
 struct backend_abi {
 	uint32_t interface;	/* BACKEND_INTERFACE */
@@ -124,6 +125,10 @@ struct backend {
 	 * (server reachable, share given, ...).  Return 0, or -1 after
 	 * printing one line to stderr. */
 	int (*init)(struct options *opt);
+	/* In the parent, once, after init: may this loadfile run on the
+	 * target (writes to a block device need --allow-block-writes)?
+	 * Return 0, or -1 after printing one line to stderr.  May be NULL. */
+	int (*check_program)(const struct program *prog, const struct options *opt);
 	/* In the client, before the release: connect, prepare.  Return 0, or
 	 * -1 with c->error set. */
 	int (*setup)(struct client *c);

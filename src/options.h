@@ -15,8 +15,7 @@ struct options {
 	const char *progname;	/* "dbench" or "tbench" */
 	int nprocs;		/* client processes (NPROCS) */
 	int clients_per_process;
-	int timelimit;		/* seconds of measurement (-t) */
-	bool timelimit_given;	/* -t was on the command line */
+	int timelimit;		/* seconds of measurement (-t); also ends fixed work */
 	int warmup;		/* seconds of warmup before it; -1: default */
 	const char *loadfile;	/* -c, or found by loadfile_default() */
 	const char *directory;	/* -D: the share root for fileio */
@@ -34,13 +33,19 @@ struct options {
 	int stat_check;		/* --stat-check: stat first, skip pointless calls (fileio) */
 	int check_size;		/* --check-size: fstat after writes, check the size */
 	int fake_io;		/* --fake-io */
-	int64_t trunc_io;	/* --trunc-io N: reads and writes move at most N bytes, 0: off */
-	int show_execute_time;	/* --show-execute-time: a line per client and pass */
+	int64_t trunc_io;	/* --trunc-io N: nfs READ3/WRITE3 and block READ/WRITE move
+				   at most N bytes (as dbench 5.0), 0: off */
+	int show_execute_time;	/* --show-execute-time: a line per client and pass
+				   (with --machine-readable, mmtests' @E@ lines) */
+	int stagger;		/* --stagger N: N > 0: client process i starts
+				   i * STAGGER_STEP_MS after the release */
 	int skip_cleanup;	/* --skip-cleanup */
 	int per_client_results;	/* --per-client-results */
 	int run_once;		/* --run-once: one pass per client */
 	int passes;		/* --passes N: N passes per client, 0: timed */
 	int machine_readable;	/* --machine-readable */
+	int loadfile_op_names;	/* --loadfile-op-names: name ops in the text and machine lines
+				   as the loadfile does (dbench 5.0's and mmtests' names) */
 	int check_loadfile;	/* --check-loadfile: validate and summarize */
 	int allow_mismatch;	/* --allow-mismatch: mismatches don't fail the run */
 	int allow_scsi_writes;	/* --allow-scsi-writes: WRITE10/16, PROUT may run */
@@ -71,6 +76,10 @@ struct options {
 	int argc;		/* the command line, for the JSON report */
 	const char **argv;
 };
+
+/* --stagger's step between the starts of two client processes, as the
+ * mmtests patch that added the option (any N > 0 turns it on). */
+#define STAGGER_STEP_MS 10
 
 extern struct options options;
 

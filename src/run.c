@@ -34,12 +34,30 @@
 #include "run.h"
 #include "util.h"
 
-static volatile sig_atomic_t parent_signal;	/* SIGINT/SIGTERM seen */
+/*
+ * The signals that stop a run, in the parent and in each client process
+ * (dbench(1) SIGNALS): SIGINT and SIGTERM always; the others unless they
+ * were ignored when dbench started (nohup, a shell's background job).  The
+ * parent stops the run as for SIGTERM: partial report, error document,
+ * cleanup, exit status 128 + the signal.  A client process stops its
+ * clients and cleans up; cut short before the end of the run, they are
+ * failed clients unless the parent was stopped too (a Ctrl-C reaches the
+ * whole process group).  SIGPIPE in a client is ignored: a backend's
+ * socket reports EPIPE as an error.
+ */
+static const int stop_signals[] = {
+	SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGALRM, SIGTERM, SIGUSR1, SIGUSR2,
+};
+
+static volatile sig_atomic_t parent_signal;	/* the first stop signal seen */
+static volatile sig_atomic_t client_signal;	/* in a client process: the same */
 static volatile int client_stop;		/* in a client process */
+static volatile uint64_t client_signal_ns;	/* when client_signal came */
 
 static void on_parent_signal(int sig)
 {
-	parent_signal = sig;
+	if (!parent_signal)
+		parent_signal = sig;
 }
 
 int run_signal(void)
@@ -49,7 +67,13 @@ int run_signal(void)
 
 static void on_client_signal(int sig)
 {
-	(void)sig;
+	struct timespec ts;
+
+	if (!client_signal) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);	/* async-signal-safe */
+		client_signal_ns = (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+		client_signal = sig;
+	}
 	client_stop = 1;
 }
 
@@ -58,14 +82,47 @@ static void on_sigchld(int sig)
 	(void)sig;	/* only interrupts the parent's sleep */
 }
 
-static void set_handler(int sig, void (*fn)(int))
+static void set_handler_flags(int sig, void (*fn)(int), int flags)
 {
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = fn;
+	sa.sa_flags = flags;	/* no SA_RESTART: a blocked call returns EINTR */
 	sigemptyset(&sa.sa_mask);
 	sigaction(sig, &sa, NULL);
+}
+
+static void set_handler(int sig, void (*fn)(int))
+{
+	set_handler_flags(sig, fn, 0);
+}
+
+/* Was sig ignored when this process got it (SIG_IGN inherited)? */
+static bool signal_ignored(int sig)
+{
+	struct sigaction sa;
+
+	return sigaction(sig, NULL, &sa) == 0 && sa.sa_handler == SIG_IGN;
+}
+
+/* Catch the stop signals with fn (flags as sigaction's). */
+static void catch_stop_signals(void (*fn)(int), int flags)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++) {
+		int sig = stop_signals[i];
+
+		if (sig != SIGINT && sig != SIGTERM && signal_ignored(sig))
+			continue;	/* nohup dbench ...: SIGHUP stays ignored */
+		set_handler_flags(sig, fn, flags);
+	}
+}
+
+void run_catch_signals(void)
+{
+	/* before the run: a second signal of the kind ends dbench at once,
+	 * should a backend's library retry a call the first one cut short */
+	catch_stop_signals(on_parent_signal, SA_RESETHAND);
 }
 
 /* ---- the client processes ---- */
@@ -123,9 +180,15 @@ static void client_cleanup(struct client *c)
 			continue;
 		client_expand(c, prog->client_roots[r], strlen(prog->client_roots[r]), path);
 		if (c->be->remove_tree(c, path) < 0 && !c->failed) {
+			char why[sizeof(c->error)];
+
+			/* the backend's reason names the path: say it was the cleanup */
 			c->failed = 1;
-			if (!c->error[0])
-				snprintf(c->error, sizeof(c->error), "cleanup of %s failed", path);
+			snprintf(why, sizeof(why), "%s", c->error);
+			if (why[0])
+				snprintf(c->error, sizeof(c->error), "cleanup: %s", why);
+			else
+				snprintf(c->error, sizeof(c->error), "cleanup: cannot remove %s", path);
 		}
 	}
 }
@@ -140,23 +203,41 @@ static void process_cpu(uint64_t *user, uint64_t *sys)
 	*sys = (uint64_t)ru.ru_stime.tv_sec * NSEC_PER_SEC + (uint64_t)ru.ru_stime.tv_usec * 1000;
 }
 
-static void wait_release(int fd)
+/* Wait for the release; -1 if a stop signal came first. */
+static int wait_release(int fd)
 {
 	char b;
 
-	while (read(fd, &b, 1) < 0 && errno == EINTR)
+	while (read(fd, &b, 1) < 0 && errno == EINTR && !client_signal)
 		;
 	close(fd);
+	return client_signal ? -1 : 0;
+}
+
+/* "stopped by signal 15 (Terminated) before the run": why a client that a
+ * signal of its own stopped failed. */
+static void signal_message(char *buf, size_t len, int sig, const char *when)
+{
+	snprintf(buf, len, "stopped by signal %d (%s) %s", sig, strsignal(sig), when);
 }
 
 static void run_clients(struct client *cl, int n)
 {
 	uint64_t now = now_ns();
+	/* (at least 2 s: a parent that is well says so once a second) */
+	uint64_t silence = options.mpi ? (uint64_t)MAX(options.mpi_timeout - 1, 2) * NSEC_PER_SEC : 0;
 	int live;
 
 	for (;;) {
 		uint64_t next = UINT64_MAX;
 		int ran = 0;
+
+		/* --mpi: a parent silent for about --mpi-timeout is stopped or
+		 * hung, and the other ranks are ending the job: stop, and remove
+		 * our trees before mpirun's SIGKILL (a second early, so that they
+		 * are gone before the others remove the shared directories) */
+		if (silence && now > STAT_LOAD(cl[0].sh->parent_alive_ns) + silence)
+			client_stop = 1;
 
 		live = 0;
 		for (int i = 0; i < n; i++) {
@@ -206,8 +287,8 @@ process_main(int first, int count, const struct program *prog, const struct back
 	int status = 0;
 
 	set_exit_hook(NULL);	/* the parent writes the documents */
-	set_handler(SIGINT, on_client_signal);
-	set_handler(SIGTERM, on_client_signal);
+	catch_stop_signals(on_client_signal, 0);
+	set_handler(SIGPIPE, SIG_IGN);
 	set_handler(SIGCHLD, SIG_DFL);
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	if (getppid() != parent)
@@ -219,6 +300,12 @@ process_main(int first, int count, const struct program *prog, const struct back
 
 		client_init(c, first + i, &options, prog, be, sh, options.seed);
 		c->slot->pid = getpid();
+		if (client_signal) {
+			signal_message(c->error, sizeof(c->error), client_signal, "while setting up");
+			slot_fail(c, c->error);
+			status = EXIT_USAGE;
+			break;
+		}
 		if (be->setup(c) < 0) {
 			slot_fail(c, c->error[0] ? c->error : "setup failed");
 			status = EXIT_USAGE;
@@ -232,8 +319,14 @@ process_main(int first, int count, const struct program *prog, const struct back
 		}
 		STAT_STORE(c->slot->state, SLOT_READY);
 	}
+	if (status == 0 && wait_release(release_fd) < 0) {
+		for (int i = 0; i < count; i++) {
+			signal_message(cl[i].error, sizeof(cl[i].error), client_signal, "before the release");
+			slot_fail(&cl[i], cl[i].error);
+		}
+		status = EXIT_USAGE;
+	}
 	if (status == 0) {
-		wait_release(release_fd);
 		if (STAT_LOAD(sh->stop))
 			client_stop = 1;
 		uint64_t user0, sys0, user1, sys1;
@@ -243,6 +336,12 @@ process_main(int first, int count, const struct program *prog, const struct back
 		process_cpu(&user0, &sys0);
 		run_clients(cl, count);
 		process_cpu(&user1, &sys1);
+		/* a signal of this process's own cut its clients short: the
+		 * parent counts them as failed unless it was stopped too */
+		for (int i = 0; i < count && client_signal; i++)
+			if (!cl[i].failed && !STAT_LOAD(cl[i].slot->finished_work) &&
+			    client_signal_ns < STAT_LOAD(sh->measure_end_ns))
+				STAT_STORE(cl[i].slot->signal, client_signal);
 		STAT_STORE(cl[0].slot->cpu_user_ns, user1 - user0);
 		STAT_STORE(cl[0].slot->cpu_sys_ns, sys1 - sys0);
 		for (int i = 0; i < count; i++)
@@ -254,7 +353,7 @@ process_main(int first, int count, const struct program *prog, const struct back
 		    getppid() != parent && !options.skip_cleanup && cl[0].priv_ready && !options.mpi)
 			remove_shared_roots(&cl[0], prog, sh);
 	}
-	for (int i = 0; i < count; i++) {
+	for (int i = 0; i < count && cl[i].slot; i++) {	/* those set up or tried */
 		struct client *c = &cl[i];
 
 		if (c->priv_ready && be->teardown)
@@ -289,7 +388,10 @@ static int final_cleanup(const struct program *prog, const struct backend *be, s
 		int rc = 0;
 
 		set_exit_hook(NULL);
-		set_handler(SIGINT, SIG_IGN);
+		/* the cleanup goes on through a Ctrl-C or a hangup of the
+		 * group; SIGTERM (its parent died) ends it */
+		for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++)
+			set_handler(stop_signals[i], SIG_IGN);
 		set_handler(SIGTERM, SIG_DFL);
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		client_init(&c, 0, &options, prog, be, sh, options.seed);
@@ -410,7 +512,7 @@ static void count_inflight(struct procs *pr, struct shared *sh, const struct pro
 		if (!lat)
 			continue;
 		op_stats_add(&s->ops[prog->statidx[s->op_id]], lat, 0);
-		hist_add(&s->every, lat);
+		hist64_add(&s->every, lat);
 		s->ops_measured++;
 	}
 }
@@ -462,6 +564,47 @@ static int count_state(struct shared *sh, int state)
 	return n;
 }
 
+/*
+ * The run in progress, for run_abort_cleanup(): set while this rank's
+ * clients may be alive (from the fork to the final cleanup).
+ */
+static struct {
+	struct procs *pr;
+	struct shared *sh;
+	const struct program *prog;
+	const struct backend *be;
+	bool cleaned;		/* the final cleanup ran */
+} live;
+
+void run_alive(void)
+{
+	if (live.sh)
+		STAT_STORE(live.sh->parent_alive_ns, now_ns());
+}
+
+void run_abort_cleanup(void)
+{
+	uint64_t start = now_ns(), grace_ns = (uint64_t)options.grace * NSEC_PER_SEC;
+
+	if (!live.pr || live.cleaned)
+		return;
+	/* every client stops and removes its own tree; one that does not
+	 * within the grace is killed, and the final cleanup takes its tree
+	 * with the shared roots */
+	STAT_STORE(live.sh->measure_end_ns, MIN(STAT_LOAD(live.sh->measure_end_ns), start));
+	STAT_STORE(live.sh->stop, 1);
+	while (live.pr->running > 0 && now_ns() - start < grace_ns) {
+		reap(live.pr, live.sh, 0);
+		sleep_until_ns(now_ns() + 20 * NSEC_PER_MSEC);
+	}
+	for (int p = 0; p < options.nprocs; p++)
+		if (live.pr->pid[p])
+			kill(live.pr->pid[p], SIGKILL);
+	reap(live.pr, live.sh, 1);
+	live.cleaned = true;
+	final_cleanup(live.prog, live.be, live.sh);
+}
+
 /* Clients that are not set up after this long (a server that accepts the
  * connection but never answers) fail the run. */
 #define SETUP_TIMEOUT_NS (300 * NSEC_PER_SEC)
@@ -475,6 +618,9 @@ static bool wait_ready(struct procs *pr, struct shared *sh)
 		int ready = count_state(sh, SLOT_READY);
 		uint64_t now = now_ns();
 
+		if (parent_signal)
+			return false;
+
 		if (now >= next_print || ready == sh->nclients) {
 			if (!options.machine_readable)
 				printf("%d of %d processes prepared for launch %3.0f sec\n",
@@ -484,8 +630,9 @@ static bool wait_ready(struct procs *pr, struct shared *sh)
 		}
 		if (ready == sh->nclients)
 			return true;
+		STAT_STORE(sh->parent_alive_ns, now);
 		reap(pr, sh, 0);
-		if (count_state(sh, SLOT_FAILED) || pr->running < options.nprocs || parent_signal)
+		if (count_state(sh, SLOT_FAILED) || pr->running < options.nprocs)
 			return false;
 		if (now - start > SETUP_TIMEOUT_NS) {
 			warnx_("%d of %d clients did not finish setting up in %llu s", sh->nclients - ready,
@@ -533,17 +680,15 @@ void run_benchmark(const struct program *prog, const struct backend *be, struct 
 	pid_t parent = getpid();
 
 	memset(res, 0, sizeof(*res));
-	set_handler(SIGINT, on_parent_signal);
-	set_handler(SIGTERM, on_parent_signal);
+	catch_stop_signals(on_parent_signal, 0);
 	set_handler(SIGCHLD, on_sigchld);
-	signal(SIGPIPE, SIG_IGN);
 	if (pipe(release) < 0)
-		die(EXIT_RUN_FAILED, "pipe: %s", strerror(errno));
+		die(EXIT_USAGE, "cannot start the clients: pipe: %s", strerror(errno));	/* nothing ran */
 	sh->measure_end_ns = UINT64_MAX;
 	sh->procs_left = options.nprocs;
 	fflush(stdout);
 	fflush(stderr);
-	for (int p = 0; p < options.nprocs; p++) {
+	for (int p = 0; p < options.nprocs && !parent_signal; p++) {	/* Ctrl-C: no more */
 		pid_t pid = fork();
 
 		if (pid < 0) {
@@ -566,6 +711,12 @@ void run_benchmark(const struct program *prog, const struct backend *be, struct 
 		}
 	}
 	close(release[0]);
+	STAT_STORE(sh->parent_alive_ns, now_ns());
+	live.pr = &pr;
+	live.sh = sh;
+	live.prog = prog;
+	live.be = be;
+	live.cleaned = false;
 
 	bool ready = pr.running == options.nprocs && wait_ready(&pr, sh);
 
@@ -585,6 +736,10 @@ void run_benchmark(const struct program *prog, const struct backend *be, struct 
 
 		STAT_STORE(sh->stop, 1);
 		close(release[1]);
+		/* stopped by a signal: the clients still setting up stop now */
+		for (int p = 0; p < options.nprocs && parent_signal; p++)
+			if (pr.pid[p])
+				kill(pr.pid[p], SIGTERM);
 		/* a client stuck in its setup (a server that never answers)
 		 * gets the grace, then is killed */
 		while (pr.running > 0 && now_ns() - stop < grace_ns) {
@@ -595,6 +750,7 @@ void run_benchmark(const struct program *prog, const struct backend *be, struct 
 			if (pr.pid[p])
 				kill(pr.pid[p], SIGKILL);
 		reap(&pr, sh, 1);
+		live.pr = NULL;
 		res->setup_failed = 1;
 		res->signal = parent_signal;
 		free(pr.pid);	/* nothing was released, so nothing was made */
@@ -607,9 +763,9 @@ void run_benchmark(const struct program *prog, const struct backend *be, struct 
 	res->measure_start_ns = res->release_ns + warmup_ns;
 	sh->release_ns = res->release_ns;
 	sh->measure_start_ns = res->measure_start_ns;
-	/* fixed work runs until the passes are done, or -t if given too */
+	/* fixed work runs until the passes are done, or the time limit (as
+	 * dbench 5.0's --run-once) */
 	__atomic_store_n(&sh->measure_end_ns,
-			 fixed_work && !options.timelimit_given ? UINT64_MAX :
 			 res->measure_start_ns + (uint64_t)options.timelimit * NSEC_PER_SEC,
 			 __ATOMIC_RELEASE);
 	wall_clock_iso(res->start_time, sizeof(res->start_time));
@@ -630,6 +786,7 @@ void run_benchmark(const struct program *prog, const struct backend *be, struct 
 		sleep_until_ns(tick);
 		reap(&pr, sh, 0);
 		now = now_ns();
+		STAT_STORE(sh->parent_alive_ns, now);
 		/* --mpi: after a signal every rank reports at once (mpirun may
 		 * be ending the job: rank 0 names the ranks that no longer do) */
 		early = mpi_tick_now();
@@ -681,16 +838,29 @@ void run_benchmark(const struct program *prog, const struct backend *be, struct 
 			res->measure_end_ns = end;
 	}
 	count_inflight(&pr, sh, prog);
+	/* a client a signal of its own cut short failed, unless dbench was
+	 * stopped as a whole (a Ctrl-C reaches every process of the group) */
+	for (int i = 0; i < sh->nclients && !res->signal; i++) {
+		struct slot *s = shared_slot(sh, i);
+		int sig = STAT_LOAD(s->signal);
+
+		if (sig && STAT_LOAD(s->state) == SLOT_DONE) {
+			signal_message(s->error, sizeof(s->error), sig, "before the end of the run");
+			STAT_STORE(s->state, SLOT_FAILED);
+		}
+	}
 	progress_finish(&ps);
 	res->series = ps.series;	/* for the JSON report */
 	res->failed_clients = count_state(sh, SLOT_FAILED);
 	/* with --mpi, in rank order: on a shared target the first rank
 	 * removes the shared directories, the others find them gone */
 	for (int k = 0; k < mpi_size(); k++) {
-		if (k == mpi_rank() && final_cleanup(prog, be, sh) < 0)
+		if (k == mpi_rank() && !live.cleaned && final_cleanup(prog, be, sh) < 0)
 			res->cleanup_failed = 1;
+		live.cleaned = live.cleaned || k == mpi_rank();
 		mpi_barrier("cleanup");
 	}
+	live.pr = NULL;
 	free(pr.pid);
 	free(pr.inflight_ns);
 }

@@ -12,6 +12,7 @@
 #ifndef DBENCH_STATS_H
 #define DBENCH_STATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -45,19 +46,25 @@ enum slot_state {
 };
 
 /* Per-second figures, a ring indexed by the second (from the release)
- * in which ops completed; the parent reads a second once it is over. */
+ * in which ops completed; the parent reads a second once it is over.  The
+ * client reuses an entry SEC_RING seconds later: sec_stat_enter() and
+ * sec_stat_read() below are the only ways to them while the run goes on. */
 #define SEC_RING 8
 struct sec_stat {
-	uint64_t sec;		/* which second this entry holds */
+	uint64_t sec;		/* which second this entry holds; SEC_CHANGING
+				   while the client resets it for another */
 	uint64_t ops;		/* ops completed in it */
 	uint64_t bytes;		/* bytes they moved */
 	uint64_t max_ns;	/* their largest latency */
 };
+#define SEC_CHANGING UINT64_MAX
 
 struct slot {
 	int state;		/* enum slot_state */
 	int pid;		/* the process running this client */
 	int finished_work;	/* did all its passes (fixed-work runs) */
+	int signal;		/* a stop signal to its own process cut it short
+				   before the end of the run (run.c), or 0 */
 	int64_t sp64;		/* last SETSP: pass << 32 | sync point */
 	uint64_t ops_all;	/* ops completed, all phases (progress) */
 	uint64_t bytes_all;	/* bytes moved, all phases */
@@ -77,11 +84,9 @@ struct slot {
 	char error[256];	/* why it failed */
 	struct op_stats lag;	/* schedule lag of paced ops */
 	struct op_stats response; /* paced ops: end minus scheduled start */
-	struct hist every;	/* every op, all phases (per-second percentiles) */
+	struct hist64 every;	/* every op, all phases (per-second percentiles) */
 	struct op_stats ops[];	/* program.nstats entries */
 };
-
-#define MAX_SHARED_ROOTS 64
 
 struct shared {
 	uint64_t release_ns;	/* clients start (CLOCK_MONOTONIC) */
@@ -93,7 +98,12 @@ struct shared {
 	int mismatch_printed;	/* messages printed, all clients */
 	int procs_left;		/* client processes not yet done: the last one
 				   out removes the shared roots if the parent died */
-	uint8_t root_existed[MAX_SHARED_ROOTS]; /* shared roots found before the run */
+	uint32_t nroots;	/* shared roots */
+	uint8_t *root_existed;	/* per shared root: found before the run
+				   (program.nshared_roots, after this header) */
+	uint64_t parent_alive_ns; /* --mpi: the parent's last sign of life; its clients
+				   stop when it is older than --mpi-timeout (a rank
+				   stopped or hung: the job is being ended) */
 	char *slots;		/* first slot */
 };
 
@@ -105,6 +115,48 @@ void shared_destroy(struct shared *sh);
 static inline struct slot *shared_slot(const struct shared *sh, int i)
 {
 	return (struct slot *)(sh->slots + (size_t)i * sh->slot_size);
+}
+
+/*
+ * The client: the ring entry of second sec, reset first if it held an
+ * earlier second.  The reset is published as a seqlock's write: the entry
+ * is marked SEC_CHANGING before its figures are zeroed and gets its new
+ * second (release) after, so a reader that finds the same second before
+ * and after its copy knows the copy is of that second alone.
+ */
+static inline struct sec_stat *sec_stat_enter(struct slot *s, uint64_t sec)
+{
+	struct sec_stat *ss = &s->secs[sec % SEC_RING];
+
+	if (ss->sec != sec) {
+		STAT_STORE(ss->sec, SEC_CHANGING);
+		__atomic_thread_fence(__ATOMIC_RELEASE);	/* the mark before the zeroes */
+		STAT_STORE(ss->ops, 0);
+		STAT_STORE(ss->bytes, 0);
+		STAT_STORE(ss->max_ns, 0);
+		__atomic_store_n(&ss->sec, sec, __ATOMIC_RELEASE);
+	}
+	return ss;
+}
+
+/*
+ * The parent: copy second's figures from its ring entry into *out.  True
+ * if the entry held that second before and after the copy; false if it
+ * holds another (out->sec says which: a later one, or SEC_CHANGING, means
+ * the second was overwritten before or while it was read, and the copy
+ * must not be used).
+ */
+static inline bool sec_stat_read(const struct sec_stat *ss, uint64_t second, struct sec_stat *out)
+{
+	out->sec = __atomic_load_n(&ss->sec, __ATOMIC_ACQUIRE);
+	if (out->sec != second)
+		return false;
+	out->ops = STAT_LOAD(ss->ops);
+	out->bytes = STAT_LOAD(ss->bytes);
+	out->max_ns = STAT_LOAD(ss->max_ns);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);	/* the copy before the re-check */
+	out->sec = STAT_LOAD(ss->sec);
+	return out->sec == second;
 }
 
 static inline void op_stats_init(struct op_stats *s)

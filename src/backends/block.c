@@ -8,6 +8,14 @@
  * offsets past the end wrap, and an access that would run past the end
  * moves back to end there.
  *
+ * Block devices are not scratch space.  The parent opens a block device
+ * with O_EXCL and holds it for the whole run: a device that is mounted, or
+ * held by another program (LVM, RAID, swap, another dbench), is refused
+ * with one line before any client starts, and nothing can mount it while
+ * the run goes on; each client checks that the device it opened is that
+ * one.  A loadfile that writes to a block device (a regular file is fine)
+ * needs --allow-block-writes, as SCSI writes need --allow-scsi-writes.
+ *
  * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
  */
 #include "config.h"
@@ -21,6 +29,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "backend.h"
@@ -33,9 +42,12 @@
 /* What the parent found out about DEV, for every client. */
 static struct {
 	const char *dev;	/* --block */
+	int allow_writes;	/* --allow-block-writes */
 	uint64_t size;		/* bytes */
 	int direct;		/* O_DIRECT works */
-} blk;
+	int claim;		/* a block device: the parent's O_EXCL descriptor */
+	dev_t rdev;		/* and its device number */
+} blk = { .claim = -1 };
 
 struct block_client {
 	int fd;
@@ -45,7 +57,10 @@ struct block_client {
 
 static const struct poptOption block_options[] = {
 	{ "block", 0, POPT_ARG_STRING, &blk.dev, 0,
-	  "the block device or regular file to read and write", "DEV" },
+	  "the block device or regular file to read and write (a device is opened O_EXCL: a mounted or held one is refused)",
+	  "DEV" },
+	{ "allow-block-writes", 0, POPT_ARG_NONE, &blk.allow_writes, 0,
+	  "let the loadfile's WRITEs change a block device (a regular file needs no permission)", NULL },
 	POPT_TABLEEND
 };
 
@@ -70,6 +85,51 @@ static int block_open(const struct program *prog, int flags)
 	return open(blk.dev, (writes ? O_RDWR : O_RDONLY) | O_CLOEXEC | flags);
 }
 
+/* Where the block device dev is mounted, from /proc/self/mountinfo (its
+ * third field is the device's major:minor): the mount point in buf, or
+ * false. */
+static bool mounted_at(dev_t dev, char *buf, size_t len)
+{
+	char want[32], line[4096];
+	bool found = false;
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+
+	if (!f)
+		return false;
+	snprintf(want, sizeof(want), "%u:%u", major(dev), minor(dev));
+	while (!found && fgets(line, sizeof(line), f)) {
+		char id[32], point[4096];
+
+		if (sscanf(line, "%*s %*s %31s %*s %4095s", id, point) == 2 && strcmp(id, want) == 0) {
+			snprintf(buf, len, "%s", point);
+			found = true;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+/* A block device: claim it for the run (O_EXCL), or say why not. */
+static int claim_device(struct options *opt, const struct stat *st)
+{
+	char where[512];
+
+	blk.claim = open(blk.dev, O_RDONLY | O_EXCL | O_CLOEXEC);
+	if (blk.claim >= 0) {
+		blk.rdev = st->st_rdev;
+		return 0;
+	}
+	if (errno != EBUSY)
+		fprintf(stderr, "%s: --block %s: %s\n", opt->progname, blk.dev, strerror(errno));
+	else if (mounted_at(st->st_rdev, where, sizeof(where)))
+		fprintf(stderr, "%s: --block %s: the device is mounted (at %s): refused, it is not scratch space\n",
+			opt->progname, blk.dev, where);
+	else
+		fprintf(stderr, "%s: --block %s: the device is in use (held by another program: a mount, LVM, RAID, swap, another dbench): refused\n",
+			opt->progname, blk.dev);
+	return -1;
+}
+
 static int block_init(struct options *opt)
 {
 	struct stat st;
@@ -80,7 +140,7 @@ static int block_init(struct options *opt)
 		fprintf(stderr, "%s: the block backend needs --block=DEV\n", opt->progname);
 		return -1;
 	}
-	fd = block_open(NULL, 0);
+	fd = block_open(NULL, O_NONBLOCK);	/* a FIFO must not block the open */
 	if (fd < 0) {
 		fprintf(stderr, "%s: --block %s: %s\n", opt->progname, blk.dev, strerror(errno));
 		return -1;
@@ -97,6 +157,8 @@ static int block_init(struct options *opt)
 		fprintf(stderr, "%s: --block %s: it is empty\n", opt->progname, blk.dev);
 		return -1;
 	}
+	if (S_ISBLK(st.st_mode) && claim_device(opt, &st) < 0)
+		return -1;
 	fd = block_open(NULL, O_DIRECT);
 	if (fd >= 0) {
 		blk.direct = 1;
@@ -108,14 +170,42 @@ static int block_init(struct options *opt)
 	return 0;
 }
 
+/* A loadfile that writes to a block device needs --allow-block-writes. */
+static int block_check_program(const struct program *prog, const struct options *opt)
+{
+	(void)opt;	/* the message is FILE:LINE, as the compiler's */
+	if (blk.claim < 0 || blk.allow_writes)
+		return 0;
+	for (uint32_t i = 0; i < prog->nops; i++) {
+		const struct op *op = &prog->ops[i];
+
+		if (op->id == OP_BLOCK_WRITE) {
+			fprintf(stderr, "%s:%u: %s would write to block device %s: refused without --allow-block-writes\n",
+				prog->filename, op->line, op_info[op->id].name, blk.dev);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int block_setup(struct client *c)
 {
 	struct block_client *bc = xcalloc(1, sizeof(*bc));
+	struct stat st;
 
 	c->priv = bc;
 	bc->fd = block_open(c->prog, blk.direct ? O_DIRECT : 0);
 	if (bc->fd < 0) {
 		snprintf(c->error, sizeof(c->error), "--block %s: %s", blk.dev, strerror(errno));
+		return -1;
+	}
+	/* the device the parent holds, and not another one the name leads
+	 * to now (or a device where the parent checked a file) */
+	if (fstat(bc->fd, &st) < 0 || S_ISBLK(st.st_mode) != (blk.claim >= 0) ||
+	    (S_ISBLK(st.st_mode) && st.st_rdev != blk.rdev)) {
+		snprintf(c->error, sizeof(c->error),
+			 "--block %s: not the device the run checked and holds (it changed since the start): refused",
+			 blk.dev);
 		return -1;
 	}
 	return 0;
@@ -176,9 +266,13 @@ static uint32_t block_rw(struct client *c, bool write)
 {
 	struct block_client *bc = c->priv;
 	int64_t len = c->num[1];
-	uint64_t off = block_place(c->num[0], &len);
+	uint64_t off;
 	char *buf;
 	size_t done = 0;
+
+	if (c->opt->trunc_io > 0 && len > c->opt->trunc_io)
+		len = c->opt->trunc_io;	/* --trunc-io, as dbench 5.0 */
+	off = block_place(c->num[0], &len);
 
 	if ((uint64_t)len > BLOCK_MAX_IO)
 		return NT_STATUS_INVALID_PARAMETER;
@@ -244,6 +338,7 @@ const struct backend block_backend = {
 	.flags = BACKEND_BLOCK,
 	.options = block_options,
 	.init = block_init,
+	.check_program = block_check_program,
 	.setup = block_setup,
 	.teardown = block_teardown,
 	.remove_tree = block_remove_tree,

@@ -220,6 +220,9 @@ struct nfsb {
 	uint32_t nlm_cookie;		/* next NLM cookie */
 	char nlm_owner[64];		/* NLM lock owner of this client */
 	char nlm_host[64];		/* NLM caller name */
+	struct fhandle *nlm_locked;	/* files LOCK4 locked ranges of (each once):
+					   unlocked at teardown */
+	size_t nlm_nlocked, nlm_locked_cap;
 };
 
 
@@ -283,6 +286,10 @@ uint32_t rpc_write(struct client *c, struct nfsb *nb, const struct fhandle *fh, 
 uint32_t nlm_call(struct client *c, struct nfsb *nb, int proc, const struct fhandle *fh,
 			 uint64_t offset, uint64_t length);
 uint32_t nt_from_nlm(uint32_t st);
+/* At teardown, before the NLM connection goes: release every lock LOCK4
+ * took and UNLOCK4 did not give back (a run that ended at its time limit
+ * with locks held left them to the server, denying the next run's). */
+void nlm_release_all(struct client *c, struct nfsb *nb);
 #endif
 
 /* nfs_cache.c */

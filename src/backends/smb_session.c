@@ -247,6 +247,14 @@ static void connect_error(SMBCCTX *ctx, int err, char *error, size_t len)
 	char url[8 + sizeof(smbopt.server) + 3 * sizeof(smbopt.share)];
 	struct stat st;
 
+	if (smbopt.user[0] && !smbopt.password[0] && (err == EINVAL || err == EACCES || err == EPERM)) {
+		/* libsmbclient's word for a logon with an empty password is
+		 * "Invalid argument" */
+		snprintf(error, len, "%s: cannot log on as %s%s%s with an empty password (%s is empty): give the password",
+			 smbopt.display, smbopt.domain, smbopt.domain[0] ? "/" : "", smbopt.user,
+			 smbopt.password_from);
+		return;
+	}
 	if (err != EACCES && err != EPERM && err != ECONNREFUSED && !host_known(smbopt.server)) {
 		snprintf(error, len, "cannot connect to %s: unknown host %s", smbopt.display,
 			 smbopt.server);
@@ -438,6 +446,7 @@ static int parse_user(const char *arg)
 	strcpy(smbopt.user, user);
 	if (pass) {
 		strcpy(smbopt.password, pass);
+		smbopt.password_from = "the text after % in --smb-user";
 		return 0;
 	}
 	env = getenv(SMB_PASSWORD_ENV);
@@ -445,8 +454,10 @@ static int parse_user(const char *arg)
 		if (strlen(env) >= sizeof(smbopt.password))
 			goto toolong;
 		strcpy(smbopt.password, env);
+		smbopt.password_from = "$" SMB_PASSWORD_ENV;
 		return 0;
 	}
+	smbopt.password_from = "the password typed";
 	snprintf(text, sizeof(text), "Password for %s%s%s on %s: ", smbopt.domain,
 		 smbopt.domain[0] ? "/" : "", smbopt.user, smbopt.server);
 	if (ask_password(text, smbopt.password, sizeof(smbopt.password)) < 0) {

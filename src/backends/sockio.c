@@ -41,6 +41,10 @@
 static const char *timeout_text;
 static const char *wire_text;
 
+/* Without --wire, the parent's probe (sio_init) finds which wire the
+ * server speaks; the clients, forked after it, use that. */
+static int detected_classic;
+
 static const struct poptOption sio_options[] = {
 	{ "tcp-options", 'T', POPT_ARG_STRING, &options.tcp_options, 0,
 	  "socket options of the connections, as dbench 4.0: TCP_NODELAY[=0|1] SO_KEEPALIVE[=0|1] "
@@ -50,8 +54,8 @@ static const struct poptOption sio_options[] = {
 	{ "server-timeout", 0, POPT_ARG_STRING, &timeout_text, 0,
 	  "give up on a server that does not answer for SECS seconds (default 30)", "SECS" },
 	{ "wire", 0, POPT_ARG_STRING, &wire_text, 0,
-	  "the wire format: tbench (this tbench_srv's, the default) or classic (dbench 4.0/5.0's "
-	  "tbench_srv; this tbench_srv speaks both)", "FORMAT" },
+	  "force the wire format: tbench (this tbench_srv's) or classic (dbench 4.0/5.0's "
+	  "tbench_srv; this tbench_srv speaks both); without it, the server's is detected", "FORMAT" },
 	POPT_TABLEEND
 };
 
@@ -129,10 +133,8 @@ static int parse_target(const struct options *opt, struct target *t, char *why, 
 	size_t hostlen;
 	long p;
 
-	if (!s || !*s) {
-		snprintf(why, whylen, "no server given: %s NPROCS SERVER[:PORT]", opt->progname);
-		return -1;
-	}
+	if (!s || !*s)
+		s = "localhost";	/* as dbench 4.0's tbench */
 	if (s[0] == '[') {
 		host_end = strchr(s, ']');
 		if (!host_end || (host_end[1] && host_end[1] != ':')) {
@@ -151,7 +153,7 @@ static int parse_target(const struct options *opt, struct target *t, char *why, 
 	}
 	hostlen = (size_t)(host_end - s);
 	if (hostlen == 0 || hostlen >= sizeof(t->host)) {
-		snprintf(why, whylen, "server '%s': no host name", opt->server);
+		snprintf(why, whylen, "server '%s': no host name", s);
 		return -1;
 	}
 	memcpy(t->host, s, hostlen);
@@ -162,12 +164,12 @@ static int parse_target(const struct options *opt, struct target *t, char *why, 
 		errno = 0;
 		p = strtol(port, &end, 10);
 		if (errno || end == port || *end || p < 1 || p > 65535) {
-			snprintf(why, whylen, "server '%s': bad port '%s'", opt->server, port);
+			snprintf(why, whylen, "server '%s': bad port '%s'", s, port);
 			return -1;
 		}
 		if (opt->port && opt->port != p) {
 			snprintf(why, whylen, "server '%s' and --port %d name different ports",
-				 opt->server, opt->port);
+				 s, opt->port);
 			return -1;
 		}
 	} else {
@@ -446,6 +448,28 @@ static void put_be32(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)v;
 }
 
+/* A classic opening answered in our own wire: a tbench_srv at its
+ * --max-clients refuses it so, else it does not know the classic wire. */
+static int tbench_reply_to_classic(struct client *c, struct sio *s, size_t got, char *why,
+				   size_t whylen)
+{
+	struct frame_header reply;
+
+	if (got < FRAME_HEADER_SIZE &&
+	    recv_bytes(c, s, s->in + got, FRAME_HEADER_SIZE - got, FRAME_HEADER_SIZE - got, why,
+		       whylen) < 0)
+		return -1;
+	frame_decode(s->in, &reply);
+	if (reply.status == PROTO_ERR_BUSY)
+		snprintf(why, whylen, "server %s refused the connection: it serves its maximum "
+			 "of clients (tbench_srv --max-clients)", s->target.label);
+	else
+		snprintf(why, whylen, "server %s answered in tbench's own wire format, not the "
+			 "classic one (a tbench_srv of this dbench that does not know --wire "
+			 "classic?)", s->target.label);
+	return -1;
+}
+
 /*
  * One exchange of the classic wire, as dbench 4.0's do_packets(): a frame
  * of send_size bytes in all (the length, the reply length, zeros), then a
@@ -479,9 +503,7 @@ static int classic_exchange(struct client *c, struct sio *s, uint32_t send_size,
 			       (uint32_t)s->in[2] << 8 | s->in[3];
 
 		if (len == FRAME_MAGIC)
-			snprintf(why, whylen, "server %s answered in tbench's own wire format, not the "
-				 "classic one (a tbench_srv of this dbench that does not know --wire "
-				 "classic?)", s->target.label);
+			return tbench_reply_to_classic(c, s, (size_t)got, why, whylen);
 		else
 			snprintf(why, whylen, "lost sync with server %s: a reply of %u bytes, "
 				 "expected %u (classic wire)", s->target.label, len, recv_size - 4);
@@ -580,7 +602,11 @@ static int classic_op(struct client *c, struct sio *s, const struct op *op, uint
 static int parse_wire(int *classic, char *why, size_t whylen)
 {
 	*classic = 0;
-	if (!wire_text || strcmp(wire_text, "tbench") == 0)
+	if (!wire_text) {
+		*classic = detected_classic;
+		return 0;
+	}
+	if (strcmp(wire_text, "tbench") == 0)
 		return 0;
 	if (strcmp(wire_text, "classic") == 0) {
 		*classic = 1;
@@ -590,8 +616,18 @@ static int parse_wire(int *classic, char *why, size_t whylen)
 	return -1;
 }
 
+/* The opening failed the way a dbench 4.0/5.0 tbench_srv fails it: it
+ * takes our frame's magic for a length, prints "overflow in server!" and
+ * drops the connection (a reset, or an end of file) before any reply. */
+static bool dropped_at_opening(const struct sio *s, const char *why)
+{
+	return s->received == 0 && strstr(why, "did not answer") == NULL;
+}
+
 /* Connect and Ping: the server is there and speaks our protocol (with
- * --wire classic: the 8-byte exchange dbench 4.0 opens with). */
+ * --wire classic, or a classic server detected: the 8-byte exchange dbench
+ * 4.0 opens with).  Returns -1 with one line in why, or -2 (nothing in
+ * why) when the server dropped our opening as a classic one does. */
 static int open_connection(struct client *c, struct sio *s, const struct options *opt,
 			   char *why, size_t whylen)
 {
@@ -615,12 +651,15 @@ static int open_connection(struct client *c, struct sio *s, const struct options
 		if (classic_exchange(c, s, 8, 8, why, whylen) < 0)
 			return -1;
 	} else if (exchange(c, s, PROTO_OP_PING, 0, 0, why, whylen) < 0) {
-		/* a 4.0/5.0 tbench_srv takes the magic for a length, prints
-		 * "overflow in server!" and drops the connection */
-		if (s->received == 0 && strstr(why, "did not answer") == NULL)
-			snprintf(why, whylen, "server %s dropped the connection at the first request "
-				 "(as a tbench_srv of dbench 4.0/5.0 does): for such a server use "
-				 "--wire classic", s->target.label);
+		if (!dropped_at_opening(s, why))
+			return -1;
+		if (!wire_text) {
+			why[0] = '\0';
+			return -2;
+		}
+		snprintf(why, whylen, "server %s dropped the connection at the first request "
+			 "(as a tbench_srv of dbench 4.0/5.0 does): for such a server use "
+			 "--wire classic, or no --wire", s->target.label);
 		return -1;
 	}
 	set_timeouts(s->fd, s->timeout);
@@ -658,23 +697,59 @@ static int sio_init(struct options *opt)
 		fprintf(stderr, "%s: out of memory\n", opt->progname);
 		return -1;
 	}
+	if (!opt->server || !*opt->server)
+		opt->server = "localhost";	/* as dbench 4.0's tbench (and the report says so) */
 	rc = open_connection(&probe, s, opt, why, sizeof(why));
+	if (rc == -2) {
+		/* no --wire, and the server dropped our opening: is it a
+		 * classic tbench_srv?  Its 8-byte opening says. */
+		char label[sizeof(s->target.label)];
+
+		snprintf(label, sizeof(label), "%s", s->target.label);
+		sio_free(s);
+		s = sio_new();
+		if (!s) {
+			fprintf(stderr, "%s: out of memory\n", opt->progname);
+			return -1;
+		}
+		detected_classic = 1;
+		rc = open_connection(&probe, s, opt, why, sizeof(why));
+		if (rc == 0)
+			fprintf(stderr, "%s: server %s speaks the classic tbench wire of dbench 4.0/5.0 "
+				"(it dropped this tbench's opening): using it, as --wire classic\n",
+				opt->progname, label);
+		else
+			fprintf(stderr, "%s: server %s dropped the connection at this tbench's opening, "
+				"and the classic wire of dbench 4.0/5.0 failed too: %s\n", opt->progname,
+				label, why);
+		sio_free(s);
+		return rc < 0 ? -1 : 0;
+	}
 	if (rc < 0)
 		fprintf(stderr, "%s: %s\n", opt->progname, why);
 	sio_free(s);
-	return rc;
+	return rc < 0 ? -1 : 0;
 }
 
 static int sio_setup(struct client *c)
 {
 	struct sio *s = sio_new();
+	int rc;
 
 	if (!s) {
 		snprintf(c->error, sizeof(c->error), "out of memory");
 		return -1;
 	}
 	c->priv = s;
-	return open_connection(c, s, c->opt, c->error, sizeof(c->error));
+	rc = open_connection(c, s, c->opt, c->error, sizeof(c->error));
+	if (rc == -2) {
+		/* the parent's probe found our wire, a client's is dropped */
+		snprintf(c->error, sizeof(c->error), "server %s dropped the connection at the first "
+			 "request, though it answered this tbench's probe (a tbench_srv at its "
+			 "--max-clients?)", s->target.label);
+		return -1;
+	}
+	return rc;
 }
 
 static void sio_teardown(struct client *c)

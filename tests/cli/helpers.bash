@@ -141,3 +141,48 @@ Close 1 NT_STATUS_OK
 Unlink "\clients\client1\f" NT_STATUS_OK
 L
 }
+
+# Files a loadfile makes at the share root, outside clients/: random names,
+# as upstream's nfs_2.load makes them.  $T/root.txt with netbench ops,
+# $T/root3.txt with NFSv3 ops (that file's shape).
+root_files_loadfiles() {
+	loadfile root.txt <<'L'
+RANDOMSTRING 1 "/test[0123456789][01234567890].file"
+LOOP 5
+NTCreateX $1 0x0 0x3 1 NT_STATUS_OK
+WriteX 1 0 1024 1024 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+ENDLOOP
+L
+	loadfile root3.txt <<'L'
+RANDOMSTRING 1 "/test[0123456789][01234567890].file"
+LOOP 5
+CREATE3 $1 *
+LOOKUP3 $1 0x00000000
+WRITE3 $1 0 1024 0 0x00000000
+WRITE3 $1 1024 1024 0 0x00000000
+ENDLOOP
+L
+}
+
+# root_files_check DIR DBENCH-COMMAND...: DIR is where the run's share root
+# is; the command runs one of those loadfiles once (--run-once --seed 1).
+# The files it makes at the root go at the end, and what was there before
+# the run (a file the loadfile may write to, a directory) stays; with
+# --skip-cleanup the same run leaves the files it made (so there were some).
+# (Nothing in DIR is changed behind a server's back between the runs.)
+root_files_check() {
+	local dir=$1 made
+	shift
+	echo mine > "$dir/test07.file"
+	mkdir "$dir/keep.d"
+	run "$@"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(cd "$dir" && ls -A | sort | tr '\n' ' ')" = "keep.d test07.file " ]
+	run "$@" --skip-cleanup
+	echo "$output"
+	[ "$status" -eq 0 ]
+	made=$(cd "$dir" && find . -maxdepth 1 -name 'test*.file' ! -name test07.file | wc -l)
+	[ "$made" -gt 0 ]
+}

@@ -154,6 +154,63 @@ EOF
 	grep -q 'NPROCS (1) is fewer than the ranks (2)' <<<"$output"
 }
 
+@test "mpi: ranks that disagree (loadfile, NPROCS, -t, backend, target) are refused before any client starts, naming the rank" {
+	# mpirun's MPMD form gives each rank its own command line; before, each
+	# rank ran its own benchmark and rank 0 merged them into one report
+	printf 'Mkdir "\\clients" *\n' >"$T/a.txt"
+	mkdir "$T/other" "$T/d2"
+	printf 'Mkdir "\\clients" *\nMkdir "\\clients\\x" *\n' >"$T/other/a.txt"
+	local k common=(--mpi --mpi-timeout 60 -D "$T/d" --warmup 0)
+	local cases=(
+		"-B null -c $T/a.txt -t 2 2|-B null -c $T/other/a.txt -t 2 2"
+		"rank 1 on [^ ]+ has the loadfile $T/other/a.txt \\(sha256 [0-9a-f]{12}\\.\\.\\.; rank 0 on [^ ]+: $T/a.txt, sha256 [0-9a-f]{12}\\.\\.\\.\\)"
+		"-B null -t 2 2|-B null -t 2 3"
+		"rank 1 on [^ ]+ has NPROCS 3 \\(rank 0 on [^ ]+: NPROCS 2\\)"
+		"-B null -t 2 2|-B null -t 3 2"
+		"rank 1 on [^ ]+ has -t 3 --warmup 0 \\(rank 0 on [^ ]+: -t 2 --warmup 0\\)"
+		"-B null -t 2 2|-B fileio -t 2 2"
+		"rank 1 on [^ ]+ has -B fileio \\(rank 0 on [^ ]+: -B null\\)"
+		"-B fileio -t 2 2|-B fileio -D $T/d2 -t 2 2"
+		"rank 1 on [^ ]+ has -D $T/d2 \\(rank 0 on [^ ]+: $T/d\\)"
+	)
+	for (( k = 0; k < ${#cases[@]}; k += 2 )); do
+		local a b
+		IFS='|' read -r a b <<<"${cases[k]}"
+		# shellcheck disable=SC2086
+		run timeout 120 mpirun --allow-run-as-root --oversubscribe \
+			-np 1 "$DBENCH" "${common[@]}" --json "$T/r.json" $a : -np 1 "$DBENCH" "${common[@]}" $b
+		echo "$a | $b -> $status: $output"
+		[ "$status" -eq 2 ]
+		[ "$(grep -c '^dbench: ' <<<"$output")" -eq 1 ]
+		grep -Eq "^dbench: --mpi: the ranks do not run the same benchmark: ${cases[k + 1]}$" <<<"$output"
+		[[ "$output" != *"releasing clients"* ]]
+		jq -e '.exit_status == 2 and (.error | startswith("--mpi: the ranks do not run the same benchmark: rank 1 on "))' "$T/r.json"
+		[ -z "$(ls -A "$T/d")$(ls -A "$T/d2")" ]
+	done
+	assert_no_procs
+}
+
+@test "mpi: an --mpi-timeout abort still removes the clients' trees (a rank stopped mid-run on a shared fileio target)" {
+	# before: rank 1's clients ran on after their parent stopped and were
+	# SIGKILLed by mpirun with their trees (and clients/) left in the target;
+	# now they stop once their parent is silent for --mpi-timeout and remove
+	# their trees, and rank 0 stops its own and removes the rest before it
+	# ends the job
+	mpi_start_bg "$DBENCH" --mpi --mpi-timeout 4 -B fileio -D "$T/d" -t 60 --warmup 0 2
+	local pid st=0
+	pid=$(rank_pid 1)
+	[ -n "$pid" ] || { ps -ef | grep -- "$T" | grep -v grep; false; }
+	[ -n "$(ls -A "$T/d")" ]
+	kill -STOP "$pid"
+	wait "$job" || st=$?
+	cat "$T/out"
+	[ "$st" -ne 0 ]
+	grep -q "^dbench: rank 1 on [^ ]*: no progress report for 4 s (--mpi-timeout): ending the run on every host" "$T/out"
+	[ "$(grep -c '^dbench: ' "$T/out")" -eq 1 ]
+	assert_no_procs
+	[ -z "$(ls -A "$T/d")" ] || { find "$T/d" | head; false; }
+}
+
 @test "mpi: a rank killed mid-run: one dbench line naming it, every rank ends, no client left" {
 	local job pid st=0
 	# --mpi-timeout 120 (here and below): at load 29 a rank went 10 s (the

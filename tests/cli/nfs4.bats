@@ -62,6 +62,34 @@ assert_export_empty() {
 	assert_export_empty
 }
 
+@test "nfs4: files a loadfile makes at the share root (random names, as nfs_2.load) are removed at the end; what was there stays" {
+	srv_start_or_skip nfs_ns_start
+	root_files_loadfiles
+	root_files_check "$NFS_EXPORT_DIR" nfs_ns_exec timeout 120 "$DBENCH" -B nfs --nfs-version 4 \
+		--server 127.0.0.1 --export /export --nfs-timeout 30 -c "$T/root.txt" --run-once --seed 1 2
+}
+
+@test "nfs4: a run that ends at its time limit with byte-range locks held releases them: the next run has no lock denied" {
+	srv_start_or_skip nfs_ns_start
+	: > "$NFS_EXPORT_DIR/locks.dat"
+	loadfile lock.txt <<'EOF'
+NTCreateX "\locks.dat" 0x40 0x1 1 NT_STATUS_OK
+LockX 1 child 1 NT_STATUS_OK
+LOOP 10000000
+LockX 1 child+2 1 NT_STATUS_OK
+UnlockX 1 child+2 1 NT_STATUS_OK
+ENDLOOP
+EOF
+	local run
+	for run in 1 2; do
+		nfs4_dbench -c "$T/lock.txt" -t 2 --warmup 0 2
+		echo "run $run: $output $stderr"
+		[ "$status" -eq 0 ]
+		[[ "$output" == *", 0 mismatches,"* ]]
+	done
+	[ "$(ls -A "$NFS_EXPORT_DIR")" = locks.dat ]
+}
+
 @test "nfs4: the default loadfile over NFSv4, 4 clients, no mismatch" {
 	nfs_shared_server
 	cp "$CLIENT" "$T/client.txt"

@@ -35,7 +35,7 @@ teardown() { remove_tmp; }
 	# (runs this steady can have a stddev of 5.2067e-05: printed with an exponent)
 	grep -Eq '^ Throughput MB/sec +[0-9.]+ +[0-9.]+ +[0-9.e+-]+ +[0-9.]+% ' <<<"$output"
 	grep -Eq '^ NTCreateX p99 ms ' <<<"$output"
-	grep -Eq '^Throughput [0-9.]+ MB/sec ± [0-9.e+-]+ \(95% CI, n=3, CoV [0-9.]+%\)$' <<<"$output"
+	grep -Eq '^Mean of 3 runs: [0-9.e+]+ MB/sec ± [0-9.e+-]+ \(95% confidence interval\), CoV [0-9.]+%$' <<<"$output"
 	# the last line keeps dbench's shape (LKP, PTS), with the mean
 	tail -1 <<<"$output" | grep -Eq "$FINAL"
 	# each run prints its progress, not its op table

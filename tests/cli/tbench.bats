@@ -173,7 +173,8 @@ short_loadfile() {
 	[ "$rc" -ne 0 ]
 	[ "$rc" -ne 137 ]	# not the test's own kill
 	[ $((t1 - t0)) -le 20 ]
-	grep -q "client 0 failed: server 127.0.0.1:$PORT did not answer for 2 seconds" "$T/err"
+	# the line says where in the loadfile the client was
+	grep -Eq "client 0 failed: server 127.0.0.1:$PORT did not answer for 2 seconds .*\($T/short.txt:[0-9]+: [A-Za-z_]+( [^)]+)?\)$" "$T/err"
 	stop_srv
 }
 

@@ -253,6 +253,7 @@ two_bytes_read() {
 @test "tbench_srv: SIGINT stops it as SIGTERM does" {
 	start_srv -b 127.0.0.1
 	run abuse 127.0.0.1 ping 3
+	[ "$status" -eq 0 ]
 	stop_srv INT
 }
 
@@ -309,6 +310,20 @@ two_bytes_read() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	grep -q "disconnected (timeout): request not complete within the request timeout" "$T/srv.log"
+	stop_srv
+}
+
+@test "tbench_srv: --request-timeout S hangs up S seconds after the frame's first byte, not later" {
+	# the client drips a header (a byte every 0.75 s: the magic is complete
+	# after 2.25 s) and times the hang-up from the first byte; before, the
+	# deadline began again when the first 4 bytes were in and was checked only
+	# when a receive timeout of S seconds ended: 11-23 s for S=8
+	start_srv -b 127.0.0.1 --request-timeout 3
+	run abuse 127.0.0.1 deadline 3
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"ok: the server hung up "*" s after the frame's first byte"* ]]
+	grep -q "disconnected (timeout): request not complete within the request timeout: [0-9]* of 32 header bytes" "$T/srv.log"
 	stop_srv
 }
 

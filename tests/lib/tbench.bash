@@ -85,7 +85,13 @@ stop_srv() {
 	local sig=${1:-TERM}
 	kill -"$sig" "$SRV_PID"
 	wait_for -t 5 "tbench_srv to exit after SIG$sig" ! srv_alive "$SRV_PID" || return 1
-	wait "$SRV_PID" 2>/dev/null || true
+	# its exit status, when it is this shell's child (127: it is not)
+	local rc=0
+	wait "$SRV_PID" 2>/dev/null || rc=$?
+	if [ "$rc" -ne 0 ] && [ "$rc" -ne 127 ]; then
+		echo "tbench_srv exited $rc after SIG$sig, not 0" >&2
+		return 1
+	fi
 	assert_no_procs
 	if [ -e "$T/srv.pid" ]; then
 		echo "pid file left behind" >&2

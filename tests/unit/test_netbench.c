@@ -78,8 +78,13 @@ static int setup(void **state)
 	if (!mkdtemp(fx->dir))
 		return -1;
 	fx->opt.directory = fx->dir;
+	fx->opt.progname = "test";
 	fx->opt.nclients = 2;
 	fx->prog.nhandles = NHANDLES;
+	/* fileio opens the target in the parent; the tests' own files are
+	 * made relative to it */
+	if (fileio_backend.init(&fx->opt) < 0 || chdir(fx->dir) < 0)
+		return -1;
 	if (client_setup(fx, &fx->a, 0) < 0 || client_setup(fx, &fx->b, 1) < 0)
 		return -1;
 	*state = fx;
