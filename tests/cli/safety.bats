@@ -119,13 +119,7 @@ open_gate() {
 
 # wait_file PATH: until the run has made it (up to 120 s, as wait_running).
 wait_file() {
-	local i
-	for i in $(seq 1200); do
-		[ -e "$1" ] && return 0
-		sleep 0.1
-	done
-	echo "$1 was not made within 120 s" >&2
-	return 1
+	wait_for -t 120 "the run to make $1" test -e "$1"
 }
 
 # start_gated_run: the gate loadfile in $T/d, one client, in the
