@@ -225,7 +225,7 @@ L
 	[ "$(count "$T/blk" pwrite64 ', 8192, 0)')" -eq 1 ]
 	[ "$(count "$T/blk" pread64 ', 8192, 65536)')" -eq 1 ]
 	[ "$(count "$T/blk" pread64 ', 4096, 0)')" -eq 1 ]
-	! grep -Eq 'p(read|write)64\(.*, (65536|16384), ' "$T/blk"
+	! grep -Eq 'p(read|write)64\(.*, (65536|16384), ' "$T/blk" || false
 	# the bytes counted are the bytes moved
 	run_dbench -B null -c "$T/blk.load" --check-loadfile --trunc-io 8192
 	[[ "$output" == *"Bytes read:     12288 "* ]]
@@ -547,7 +547,7 @@ L
 	echo "$output"
 	[ "$status" -eq 0 ]
 	# every line on stdout is a machine line
-	! grep -Ev '^@[WRC]@[0-9]+@[0-9]+@[0-9]+\.[0-9]{2}@[0-9]+@[0-9]+\.[0-9]{3}@$|^@E@[0-9]+@[0-9]+$|^:[A-Za-z_]+:[0-9]+:[0-9.]+:[0-9.]+:$|^;[0-9.e+]+;3;3;[0-9.]+;$' <<<"$output"
+	! grep -Ev '^@[WRC]@[0-9]+@[0-9]+@[0-9]+\.[0-9]{2}@[0-9]+@[0-9]+\.[0-9]{3}@$|^@E@[0-9]+@[0-9]+$|^:[A-Za-z_]+:[0-9]+:[0-9.]+:[0-9.]+:$|^;[0-9.e+]+;3;3;[0-9.]+;$' <<<"$output" || false
 	# the fork's "@E@%d@%u": a line per client and pass, the client and the pass in ms
 	[ "$(grep -c '^@E@' <<<"$output")" -eq 3 ]
 	[ "$(grep '^@E@' <<<"$output" | cut -d@ -f3 | sort -n | tr '\n' ' ')" = "0 1 2 " ]
@@ -560,7 +560,7 @@ L
 	run_dbench --show-execute-time --run-once -D "$T/d" -c "$T/pass.load" 2
 	[ "$status" -eq 0 ]
 	[ "$(grep -cE '^ +[01] completed in [0-9]+ ms at time [0-9]+ ms$' <<<"$output")" -eq 2 ]
-	! grep -q '^@E@' <<<"$output"
+	! grep -q '^@E@' <<<"$output" || false
 	[ "$(harness mmtests loadfile <<<"$output" | jq length)" -eq 2 ]
 }
 
@@ -722,13 +722,13 @@ L
 	for op in FIND_FIRST QUERY_PATH_INFORMATION QUERY_FILE_INFORMATION QUERY_FS_INFORMATION SET_FILE_INFORMATION NTCreateX ReadX; do
 		grep -qx "op-$op" "$T/long" || { echo "no op-$op"; return 1; }
 	done
-	! grep -Eq 'op-(Qpathinfo|Qfileinfo|Qfsinfo|Sfileinfo|Find)$' "$T/long"
+	! grep -Eq 'op-(Qpathinfo|Qfileinfo|Qfsinfo|Sfileinfo|Find)$' "$T/long" || false
 	[ "$(wc -l <"$T/long")" -eq "$(wc -l <"$T/short")" ]
 	# the JSON keeps its names (dbench-compare compares by them)
 	[ "$(jq -r '.results.operations[] | select(.loadfile_name == "FIND_FIRST") | .name' "$T/r.json")" = Find ]
 	run_dbench -B null -c "$DBENCH_SRCDIR/loadfiles/client.txt" --run-once --loadfile-op-names --machine-readable 1
 	grep -q '^:QUERY_PATH_INFORMATION:[0-9]*:' <<<"$output"
-	! grep -q '^:Qpathinfo:' <<<"$output"
+	! grep -q '^:Qpathinfo:' <<<"$output" || false
 	run "$DBENCH" --help
 	[[ "$output" == *"--loadfile-op-names"* ]]
 }
