@@ -6,6 +6,11 @@
 #   ./build.sh check      ... and run the whole test suite (make check)
 #   ./build.sh sanitize   build in ./build-asan with AddressSanitizer and
 #                         UndefinedBehaviorSanitizer and run the test suite
+#                         again: every C program and backend, the tests
+#                         that repeat another's C paths skipped
+#                         (DBENCH_SANITIZER_PASS, tests/cli/helpers.bash)
+#   ./build.sh sanitize-build   only build ./build-asan (for .ci/run, which
+#                         builds it while the first pass's tests run)
 #   ./build.sh package    build the Debian packages, lintian them, install
 #                         them into a fresh Debian 12 root (tools/package-test.sh)
 #
@@ -60,6 +65,19 @@ configure_and_make() {
 	(cd "$dir" && { [ -f Makefile ] || ../configure --enable-werror "$@"; } && make -j"$(nproc)")
 }
 
+# Test files mostly wait (on a server, on a time-limited run): twice as
+# many run at once as there are CPUs.  CHECK_JOBS=N sets the number.
+check_jobs=${CHECK_JOBS:-$(( $(nproc) * 2 ))}
+
+# build-asan: the programs, and what `make check` would build (the unit
+# tests, the test modules and tools) without running a test.
+sanitizer_build() {
+	local san="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
+
+	configure_and_make build-asan CFLAGS="$san" LDFLAGS="-fsanitize=address,undefined"
+	make -C build-asan check TESTS= -j"$(nproc)" >/dev/null
+}
+
 [ "${1:-}" = package ] && package_pkgs="lintian debootstrap"
 install_missing
 case "${1:-}" in
@@ -68,20 +86,24 @@ case "${1:-}" in
 	;;
 check)
 	configure_and_make build
-	make -C build check -j"$(nproc)"
+	make -C build check -j"$check_jobs"
+	;;
+sanitize-build)
+	sanitizer_build
 	;;
 sanitize)
-	san="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
-	configure_and_make build-asan CFLAGS="$san" LDFLAGS="-fsanitize=address,undefined"
+	sanitizer_build
+	# DBENCH_SANITIZER_PASS: the tests that only repeat C paths other
+	# tests of this pass run are skipped (tests/cli/helpers.bash)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 		LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0" \
-		make -C build-asan check -j"$(nproc)"
+		DBENCH_SANITIZER_PASS=1 make -C build-asan check -j"$check_jobs"
 	;;
 package)
 	tools/package-test.sh
 	;;
 *)
-	echo "usage: $0 [check|sanitize|package]" >&2
+	echo "usage: $0 [check|sanitize|sanitize-build|package]" >&2
 	exit 2
 	;;
 esac

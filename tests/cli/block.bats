@@ -104,7 +104,7 @@ EOF
 	[[ "$output" =~ $'\n'" READ "+1000" " ]]
 	[[ "$output" =~ ", 0 mismatches," ]]
 	# a block device takes O_DIRECT: no fallback message
-	! [[ "$stderr" =~ "O_DIRECT" ]]
+	! [[ "$stderr" =~ "O_DIRECT" ]] || false
 	losetup -d "$LOOPDEV"
 	LOOPDEV=
 	[ -z "$(losetup -j "$T/backing.img")" ]

@@ -6,7 +6,12 @@
 load helpers
 
 setup() { make_tmp; }
-teardown() { drop_ns; remove_tmp; }
+teardown() {
+	local rc=0
+	drop_ns || rc=1
+	remove_tmp
+	return "$rc"
+}
 
 run_dbench() {
 	run --separate-stderr "$DBENCH" "$@"
@@ -220,7 +225,7 @@ L
 	[ "$(count "$T/blk" pwrite64 ', 8192, 0)')" -eq 1 ]
 	[ "$(count "$T/blk" pread64 ', 8192, 65536)')" -eq 1 ]
 	[ "$(count "$T/blk" pread64 ', 4096, 0)')" -eq 1 ]
-	! grep -Eq 'p(read|write)64\(.*, (65536|16384), ' "$T/blk"
+	! grep -Eq 'p(read|write)64\(.*, (65536|16384), ' "$T/blk" || false
 	# the bytes counted are the bytes moved
 	run_dbench -B null -c "$T/blk.load" --check-loadfile --trunc-io 8192
 	[[ "$output" == *"Bytes read:     12288 "* ]]
@@ -318,27 +323,32 @@ make_ns() {
 	ip -n "$NS" link set lo up
 }
 
+# ns_emptied: SIGKILL what is left in $NS; true once nothing is.
+ns_emptied() {
+	local pids
+	pids=$(ip netns pids "$NS" 2>/dev/null)
+	[ -z "$pids" ] && return 0
+	# shellcheck disable=SC2086 # a list of pids
+	kill -KILL $pids 2>/dev/null
+	return 1
+}
+
 drop_ns() {
-	local pid i
+	local rc=0
 	[ -n "${NS:-}" ] || return 0
-	for i in 1 2 3; do
-		for pid in $(ip netns pids "$NS" 2>/dev/null); do
-			kill -KILL "$pid" 2>/dev/null || true
-		done
-		sleep 0.1
-	done
+	wait_for -t 5 "the processes in namespace $NS to end" ns_emptied || rc=1
 	ip netns del "$NS" 2>/dev/null || true
+	return "$rc"
+}
+
+# listens_on PORT: something listens on PORT in $NS.
+listens_on() {
+	ip netns exec "$NS" ss -ltn 2>/dev/null | grep -q ":$1 "
 }
 
 # wait_port PORT: until something in $NS listens on PORT (up to 60 s).
 wait_port() {
-	local i
-	for i in $(seq 600); do
-		ip netns exec "$NS" ss -ltn 2>/dev/null | grep -q ":$1 " && return 0
-		sleep 0.1
-	done
-	echo "nothing listens on port $1 in $NS" >&2
-	return 1
+	wait_for -t 60 "something in $NS to listen on port $1" listens_on "$1"
 }
 
 # A short loadfile of every netbench op both tbench versions know.
@@ -369,8 +379,10 @@ L
 	ip netns exec "$NS" "$OUR_TBENCH_SRV" -v -b 127.0.0.1 --pid-file "$T/srv.pid" \
 		2>"$T/srv.log" &
 	wait_port 7003
+	wait_for -t 5 "tbench_srv's pid file" test -s "$T/srv.pid"
 	run timeout 60 ip netns exec "$NS" "$DEB_TBENCH" -t 3 -c "$T/small.load" 2 127.0.0.1
-	sleep 0.3
+	# each connection's process logs its end (the wire it spoke), then exits
+	wait_for "the server's connection processes to end" ! pgrep -P "$(cat "$T/srv.pid")" >/dev/null
 	drop_ns
 	echo "$output"
 	cat "$T/srv.log"
@@ -457,7 +469,7 @@ L
 	# exactly the table's rows: from the line after the dashes to the blank line
 	sed -n '/^ -----/,/^$/p' "$T/out" | sed -e '1d' -e '$d' >"$T/table"
 	diff "$T/table" "$T/rows"
-	! grep -Ev '^ [A-Za-z_]+ +[0-9]+ +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3}$' "$T/rows"
+	! grep -Ev '^ [A-Za-z_]+ +[0-9]+ +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3}$' "$T/rows" || false
 	# the rows are the op table's: their counts add up to the Operations line
 	total=$(awk '{ s += $2 } END { print s }' "$T/rows")
 	grep -q "^Operations $total in " "$T/out"
@@ -486,7 +498,7 @@ L
 	grep -q '^@W@' <<<"$output"
 	grep -q '^@R@' <<<"$output"
 	grep -q '^@C@' <<<"$output"
-	! grep '^@' <<<"$output" | grep -Ev "$five"
+	! grep '^@' <<<"$output" | grep -Ev "$five" || false
 	last=$(grep '^@C@' <<<"$output" | tail -1)
 	secs=$(cut -d@ -f6 <<<"$last")
 	[ "$secs" -ge 3 ]
@@ -535,7 +547,7 @@ L
 	echo "$output"
 	[ "$status" -eq 0 ]
 	# every line on stdout is a machine line
-	! grep -Ev '^@[WRC]@[0-9]+@[0-9]+@[0-9]+\.[0-9]{2}@[0-9]+@[0-9]+\.[0-9]{3}@$|^@E@[0-9]+@[0-9]+$|^:[A-Za-z_]+:[0-9]+:[0-9.]+:[0-9.]+:$|^;[0-9.e+]+;3;3;[0-9.]+;$' <<<"$output"
+	! grep -Ev '^@[WRC]@[0-9]+@[0-9]+@[0-9]+\.[0-9]{2}@[0-9]+@[0-9]+\.[0-9]{3}@$|^@E@[0-9]+@[0-9]+$|^:[A-Za-z_]+:[0-9]+:[0-9.]+:[0-9.]+:$|^;[0-9.e+]+;3;3;[0-9.]+;$' <<<"$output" || false
 	# the fork's "@E@%d@%u": a line per client and pass, the client and the pass in ms
 	[ "$(grep -c '^@E@' <<<"$output")" -eq 3 ]
 	[ "$(grep '^@E@' <<<"$output" | cut -d@ -f3 | sort -n | tr '\n' ' ')" = "0 1 2 " ]
@@ -548,7 +560,7 @@ L
 	run_dbench --show-execute-time --run-once -D "$T/d" -c "$T/pass.load" 2
 	[ "$status" -eq 0 ]
 	[ "$(grep -cE '^ +[01] completed in [0-9]+ ms at time [0-9]+ ms$' <<<"$output")" -eq 2 ]
-	! grep -q '^@E@' <<<"$output"
+	! grep -q '^@E@' <<<"$output" || false
 	[ "$(harness mmtests loadfile <<<"$output" | jq length)" -eq 2 ]
 }
 
@@ -710,13 +722,13 @@ L
 	for op in FIND_FIRST QUERY_PATH_INFORMATION QUERY_FILE_INFORMATION QUERY_FS_INFORMATION SET_FILE_INFORMATION NTCreateX ReadX; do
 		grep -qx "op-$op" "$T/long" || { echo "no op-$op"; return 1; }
 	done
-	! grep -Eq 'op-(Qpathinfo|Qfileinfo|Qfsinfo|Sfileinfo|Find)$' "$T/long"
+	! grep -Eq 'op-(Qpathinfo|Qfileinfo|Qfsinfo|Sfileinfo|Find)$' "$T/long" || false
 	[ "$(wc -l <"$T/long")" -eq "$(wc -l <"$T/short")" ]
 	# the JSON keeps its names (dbench-compare compares by them)
 	[ "$(jq -r '.results.operations[] | select(.loadfile_name == "FIND_FIRST") | .name' "$T/r.json")" = Find ]
 	run_dbench -B null -c "$DBENCH_SRCDIR/loadfiles/client.txt" --run-once --loadfile-op-names --machine-readable 1
 	grep -q '^:QUERY_PATH_INFORMATION:[0-9]*:' <<<"$output"
-	! grep -q '^:Qpathinfo:' <<<"$output"
+	! grep -q '^:Qpathinfo:' <<<"$output" || false
 	run "$DBENCH" --help
 	[[ "$output" == *"--loadfile-op-names"* ]]
 }

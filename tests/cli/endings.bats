@@ -31,13 +31,31 @@ run_dbench() {
 start_dbench() {
 	timeout -s KILL 120 env --default-signal "$DBENCH" "$@" > "$T/out" 2> "$T/err" &
 	TO_PID=$!
-	local i
-	for i in $(seq 200); do
-		DB_PID=$(pgrep -P "$TO_PID" -x dbench) && return 0
-		sleep 0.05
+	wait_for "dbench to start" dbench_started
+}
+
+# dbench_started: timeout's child dbench is there; sets DB_PID.
+dbench_started() {
+	DB_PID=$(pgrep -P "$TO_PID" -x dbench)
+}
+
+# progress_lines_over N: $T/out has more than N progress lines.
+progress_lines_over() {
+	[ "$(grep -c "MB/sec" "$T/out")" -gt "$1" ]
+}
+
+# fifo_open: the dbench of start_dbench has $T/fifo open.
+fifo_open() {
+	local fd
+	for fd in "/proc/$DB_PID/fd/"*; do
+		[ "$fd" -ef "$T/fifo" ] && return 0
 	done
-	echo "dbench did not start" >&2
 	return 1
+}
+
+# clients_forked N: dbench has at least N children.
+clients_forked() {
+	[ "$(pgrep -P "$DB_PID" | wc -l)" -ge "$1" ]
 }
 
 # Wait for the dbench started by start_dbench; its exit status in $rc.
@@ -82,10 +100,7 @@ json() {
 	# still running: the next progress line comes
 	local lines
 	lines=$(grep -c "MB/sec" "$T/out")
-	for i in $(seq 100); do
-		[ "$(grep -c "MB/sec" "$T/out")" -gt "$lines" ] && break
-		sleep 0.1
-	done
+	wait_for "the next progress line" progress_lines_over "$lines"
 	kill -0 "$DB_PID"
 	kill -TERM "$DB_PID"
 	wait_dbench
@@ -102,11 +117,7 @@ json() {
 	local writer=$!
 	echo '{"stale": "an older run"}' > "$T/r.json"
 	start_dbench -B null -c "$T/fifo" -t 1 --json "$T/r.json" 1
-	local i
-	for i in $(seq 600); do	# it reads the FIFO
-		ls -l "/proc/$DB_PID/fd" 2>/dev/null | grep -q -- "-> $T/fifo" && break
-		sleep 0.05
-	done
+	wait_for -t 30 "dbench to open the FIFO" fifo_open
 	kill -USR1 "$DB_PID"
 	wait_dbench
 	kill "$writer"
@@ -119,11 +130,7 @@ json() {
 @test "Ctrl-C while thousands of clients start: no more are forked, those forked are reaped, exit 130 at once" {
 	echo '{"stale": "an older run"}' > "$T/r.json"
 	start_dbench -B null -c "$T/small.txt" -t 60 --json "$T/r.json" 3000
-	local i
-	for i in $(seq 1200); do
-		[ "$(pgrep -P "$DB_PID" | wc -l)" -ge 20 ] && break
-		sleep 0.05
-	done
+	wait_for -t 60 "dbench to fork 20 clients" clients_forked 20
 	kill -INT "$DB_PID"
 	SECONDS=0
 	wait_dbench
@@ -134,7 +141,7 @@ json() {
 	[ "$(json .exit_status)" -eq 130 ]
 	[ "$(json .error)" = "stopped by signal 2 (Interrupt) before the clients were released" ]
 	# it stopped forking: far fewer than 3000 were started
-	! grep -q "^3000 of 3000 processes" "$T/out"
+	! grep -q "^3000 of 3000 processes" "$T/out" || false
 	assert_no_procs
 }
 
@@ -166,7 +173,7 @@ json() {
 	cat "$T/err"
 	[ "$rc" -eq 130 ]
 	[ "$(json .results.failed_clients)" -eq 0 ]
-	! grep -q "failed" "$T/err"
+	! grep -q "failed" "$T/err" || false
 	assert_empty_target
 	assert_no_procs
 }

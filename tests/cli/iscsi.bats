@@ -113,18 +113,14 @@ EOF
 }
 
 @test "iscsi: a target that goes away mid-run gives a clear error, not a hang" {
-	local pid i
+	local pid
 
 	cp "$LOADFILES/iscsi-randread.load" "$T/"
 	ip netns exec "$TGTD_NS" timeout 120 "$DBENCH" -B iscsi --iscsi="$TGTD_URL" \
 		-c "$T/iscsi-randread.load" -t 100 --warmup 0 2 >"$T/out" 2>"$T/err" &
 	pid=$!
 	# wait for the clients to run (the progress line), then take the target away
-	for (( i = 0; i < 600; i++ )); do
-		grep -q "execute" "$T/out" && break
-		sleep 0.1
-	done
-	grep -q "execute" "$T/out"
+	wait_running "$T/out"
 	tgtd_stop
 	SECONDS=0
 	run wait "$pid"

@@ -10,10 +10,25 @@
 load helpers
 bats_require_minimum_version 1.5.0
 
+# One server for the file's tests (tests that kill, stop or configure a
+# server otherwise start their own: nfs_own_server).
+setup_file() {
+	"$DBENCH" --help | grep -q -- '--export' ||
+		{ skip_file "dbench was built without the nfs backend"; return 0; }
+	source "$BATS_TEST_DIRNAME/../lib/nfs.sh"
+	nfs_file_start
+}
+
+teardown_file() {
+	source "$BATS_TEST_DIRNAME/../lib/nfs.sh"
+	nfs_stop
+}
+
 setup() {
+	file_skipped
 	source "$BATS_TEST_DIRNAME/../lib/nfs.sh"
 	make_tmp
-	"$DBENCH" --help | grep -q -- '--export' || skip "dbench was built without the nfs backend"
+	nfs_export_clear
 	EXAMPLE=$DBENCH_SRCDIR/loadfiles/nfs-example.txt
 	NFSLOAD=$DBENCH_SRCDIR/loadfiles/nfs.txt
 	CLIENT=$DBENCH_SRCDIR/loadfiles/client.txt
@@ -24,7 +39,7 @@ teardown() {
 
 	# a test that froze ganesha must not leave it stopped
 	pid=$(nfs_server_pid 2>/dev/null) && kill -CONT "$pid" 2>/dev/null
-	nfs_stop
+	[ -z "${OWN_NFS:-}" ] || nfs_stop
 	remove_tmp
 }
 
@@ -66,7 +81,7 @@ tree_of() {
 }
 
 @test "nfs: the example loadfile runs as it stands, 3 clients, no mismatch" {
-	srv_start_or_skip nfs_ns_start
+	nfs_shared_server
 	cp "$EXAMPLE" "$T/example.txt"
 	nfs_dbench -c "$T/example.txt" -t 2 --warmup 1 3
 	echo "$output"; echo "$stderr"
@@ -81,7 +96,7 @@ tree_of() {
 }
 
 @test "nfs: the larger NFS loadfile, 2 passes of 3 clients, no mismatch" {
-	srv_start_or_skip nfs_ns_start
+	nfs_shared_server
 	cp "$NFSLOAD" "$T/nfs.txt"
 	nfs_dbench -c "$T/nfs.txt" --passes 2 3
 	echo "$output"; echo "$stderr"
@@ -95,7 +110,7 @@ tree_of() {
 }
 
 @test "nfs: the default client.txt (netbench ops) over NFS for a few seconds, no mismatch" {
-	srv_start_or_skip nfs_ns_start
+	nfs_shared_server
 	cp "$CLIENT" "$T/client.txt"
 	nfs_dbench -c "$T/client.txt" -t 3 --warmup 1 2
 	echo "$output"; echo "$stderr"
@@ -109,7 +124,7 @@ tree_of() {
 }
 
 @test "nfs: a wrong export is one line and exit 2, before any client starts" {
-	srv_start_or_skip nfs_ns_start
+	nfs_shared_server
 	run --separate-stderr nfs_ns_exec timeout 60 "$DBENCH" -B nfs --server 127.0.0.1 \
 		--export /no/such/export -c "$EXAMPLE" 3
 	echo "$output"; echo "$stderr"
@@ -144,7 +159,7 @@ tree_of() {
 @test "nfs: ganesha killed mid-run: the clients fail at once, a report, exit 1, no hang" {
 	local pid t0 rc
 
-	srv_start_or_skip nfs_ns_start
+	nfs_own_server
 	cp "$CLIENT" "$T/client.txt"
 	nfs_ns_exec timeout 120 "$DBENCH" -B nfs --server 127.0.0.1 --export /export \
 		-c "$T/client.txt" -t 60 --warmup 0 3 >"$T/out" 2>"$T/err" &
@@ -165,7 +180,7 @@ tree_of() {
 @test "nfs: a server that stops answering: clients time out (--nfs-timeout 1), report, exit 1" {
 	local pid t0 gpid rc
 
-	srv_start_or_skip nfs_ns_start
+	nfs_own_server
 	cp "$CLIENT" "$T/client.txt"
 	nfs_ns_exec timeout 120 "$DBENCH" -B nfs --server 127.0.0.1 --export /export \
 		--nfs-timeout 1 -c "$T/client.txt" -t 60 --warmup 0 2 >"$T/out" 2>"$T/err" &
@@ -224,7 +239,7 @@ tree_of() {
 }
 
 @test "nfs: --skip-cleanup leaves on the export what the loadfile made" {
-	srv_start_or_skip nfs_ns_start
+	nfs_shared_server
 	nfs_dbench -c "$EXAMPLE" --run-once --skip-cleanup 2
 	[ "$status" -eq 0 ]
 	[ "$(tree_of "$NFS_EXPORT_DIR")" = "$(printf '%s\n' 'clients d' 'clients/client0 d' \
@@ -239,7 +254,7 @@ tree_of() {
 }
 
 @test "nfs: one netbench loadfile leaves the same tree over fileio and over NFS" {
-	srv_start_or_skip nfs_ns_start
+	nfs_shared_server
 	loadfile tree.txt <<'EOF'
 Mkdir "\clients" NT_STATUS_OK
 Mkdir "\clients\client1" NT_STATUS_OK
@@ -284,7 +299,7 @@ EOF
 }
 
 @test "nfs: --nfs URL with nfsport and mountport, and --server HOST:PORT" {
-	srv_start_or_skip nfs_ns_start
+	nfs_shared_server
 	run --separate-stderr nfs_ns_exec timeout 60 "$DBENCH" -B nfs \
 		--nfs "nfs://127.0.0.1/export?nfsport=2049&mountport=20048" -c "$EXAMPLE" --run-once 2
 	echo "$output $stderr"
@@ -327,7 +342,7 @@ EOF
 }
 
 @test "nfs: NLM locks with --enable-nlm; LOCK4 without it is refused before the release" {
-	NFS_ENABLE_NLM=1 srv_start_or_skip nfs_ns_start
+	NFS_ENABLE_NLM=1 nfs_own_server
 	# each client locks byte <child> of a shared file, and once both hold
 	# theirs, finds the other's byte locked
 	loadfile locks.txt <<'EOF'
@@ -415,13 +430,15 @@ ARGS
 }
 
 @test "nfs: tools/nfsload.py makes loadfiles/nfs.txt again, byte for byte" {
+	sanitizer_pass_skip "a Python tool; no C code of ours runs here"
 	command -v "$PYTHON" >/dev/null || skip "python3 is not installed"
 	"$PYTHON" "$DBENCH_SRCDIR/tools/nfsload.py" >"$T/nfs.txt"
 	cmp "$T/nfs.txt" "$NFSLOAD"
 }
 
 @test "tests/lib/nfs.sh: a start whose namespace dies is retried once, saying so" {
-	_NFS_TEST_FAIL_START=1 srv_start_or_skip nfs_ns_start 2>"$T/start.err"
+	sanitizer_pass_skip "a test of the shell helper; no C code of ours runs here"
+	_NFS_TEST_FAIL_START=1 nfs_own_server 2>"$T/start.err"
 	cat "$T/start.err"
 	grep -q "^nfs: the first start failed (the namespace ended while starting.*); starting once more$" "$T/start.err"
 	[ "$(wc -l <"$T/start.err")" -eq 1 ]

@@ -106,10 +106,24 @@ Mkdir "\clients\x" *'; do
 	[ "$stderr" = "$T/fifo: no writer opened the FIFO within 5 s" ]
 }
 
+# fifo_open_by_dbench: a dbench of this test has $T/fifo open.  (test -ef,
+# a builtin, not a readlink and a grep a process: dbench waits 5 s for a
+# writer, and at load 84 the forks of one try took longer than that.)
+fifo_open_by_dbench() {
+	local p fd
+	for p in $(pgrep -f -- "$T/fifo"); do
+		for fd in "/proc/$p/fd/"*; do
+			[ "$fd" -ef "$T/fifo" ] && return 0
+		done
+	done
+	return 1
+}
+
 @test "a FIFO with a writer is read" {
 	mkfifo "$T/fifo"
 	printf 'Mkdir "\\clients" *\nQUERY_FS_INFORMATION 3 NT_STATUS_OK\n' > "$T/l.txt"
-	(sleep 1; cat "$T/l.txt" > "$T/fifo") &
+	# the writer comes while dbench waits for one: once dbench has the FIFO open
+	(wait_for "dbench to open the FIFO" fifo_open_by_dbench && cat "$T/l.txt" > "$T/fifo") &
 	run_dbench -B null --check-loadfile -c "$T/fifo" 1
 	wait
 	[ "$status" -eq 0 ]
@@ -140,12 +154,7 @@ Mkdir "\clients\x" *'; do
 start_dbench() {
 	timeout -s KILL "${RELIABILITY_TIMEOUT:-120}" "$DBENCH" "$@" > "$T/out" 2> "$T/err" &
 	DB_PID=$!
-	local i
-	for i in $(seq 1000); do
-		grep -q "execute" "$T/out" && return 0
-		sleep 0.1
-	done
-	echo "dbench did not start:" >&2
+	wait_for -t 100 "dbench to execute" grep -q "execute" "$T/out" && return 0
 	cat "$T/out" "$T/err" >&2
 	return 1
 }
@@ -208,12 +217,13 @@ assert mx >= 2e9, mx' "$T/r.json"
 	kill -KILL "$db"
 	wait "$DB_PID" || true
 	assert_no_procs
-	local i
-	for i in $(seq 100); do
-		[ -z "$(ls -A "$T/d")" ] && break
-		sleep 0.1
-	done
+	wait_for "the target to be emptied" target_empty
 	assert_empty_target
+}
+
+# target_empty: nothing is left in the target directory $T/d.
+target_empty() {
+	[ -z "$(ls -A "$T/d")" ]
 }
 
 # Client 1 sleeps through the whole window, client 0 works: an overload in

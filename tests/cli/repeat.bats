@@ -97,11 +97,8 @@ teardown() { remove_tmp; }
 @test "repeat: SIGINT stops the series: the runs before it are summarized, exit 130" {
 	"$DBENCH" -B null -c "$T/small.txt" -t 1 --warmup 0 --repeat 50 --json "$T/int.json" 1 \
 		>"$T/out" 2>&1 &
-	local pid=$! i rc=0
-	for i in $(seq 600); do
-		grep -q '^Run 1 of 50: ' "$T/out" && break
-		sleep 0.1
-	done
+	local pid=$! rc=0
+	wait_for -t 60 "the first run's line" grep -q '^Run 1 of 50: ' "$T/out"
 	kill -INT "$pid"
 	wait "$pid" || rc=$?
 	cat "$T/out"

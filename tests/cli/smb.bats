@@ -15,9 +15,10 @@ load helpers
 FINAL='^Throughput [0-9.e+]+ MB/sec  [0-9]+ clients  [0-9]+ procs  max_latency=[0-9]+\.[0-9]{3} ms$'
 
 setup_file() {
-	"$DBENCH" --help | grep -q -- --smb-share || skip "dbench was built without the smb backend"
+	"$DBENCH" --help | grep -q -- --smb-share ||
+		{ skip_file "dbench was built without the smb backend"; return 0; }
 	source "$BATS_TEST_DIRNAME/../lib/smbd.sh"
-	srv_start_or_skip smbd_start
+	file_start_or_skip smbd_start
 	export FILE_SMBD_PID=$SMBD_PID FILE_SMBD_PORT=$SMBD_PORT
 }
 
@@ -32,6 +33,7 @@ teardown_file() {
 }
 
 setup() {
+	file_skipped
 	source "$BATS_TEST_DIRNAME/../lib/smbd.sh"
 	export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$DBENCH_SRCDIR/tests/lsan.supp:print_suppressions=0}
 	make_tmp
@@ -60,11 +62,8 @@ share_empty() {
 }
 
 no_dbench_left() {
-	local i
-	for i in $(seq 50); do
-		pgrep -f -- "smb-share //127.0.0.1:$SMBD_PORT/" >/dev/null || return 0
-		sleep 0.1
-	done
+	wait_for -t 5 "the dbench processes of this share to end" \
+		! pgrep -f -- "smb-share //127.0.0.1:$SMBD_PORT/" >/dev/null && return 0
 	pgrep -af -- "smb-share //127.0.0.1:$SMBD_PORT/" >&2
 	return 1
 }
@@ -230,19 +229,26 @@ L
 	share_empty
 }
 
+# user_session_seen: smbstatus lists a session of $SMBD_USER on SMB2_10
+# (sets seen to its line), or the run ($pid) has ended.
+user_session_seen() {
+	seen=$(smbstatus -s "$SMBD_CONF" -b 2>/dev/null | grep -E "^[0-9]+ +$SMBD_USER .* SMB2_10 ")
+	[ -n "$seen" ] || ! srv_alive "$pid"
+}
+
 @test "smb: a password user on the private share; the server sees that user" {
-	DBENCH_SMB_PASSWORD=$SMBD_PASS timeout 60 "$DBENCH" -B smb --smb-share "$PRIVATE" \
-		--smb-user "$SMBD_USER" --smb-protocol SMB2_10 -t 4 --warmup 0 1 >"$T/out" 2>"$T/err" &
-	local pid=$! i seen=
-	for i in $(seq 60); do
-		seen=$(smbstatus -s "$SMBD_CONF" -b 2>/dev/null | grep -E "^[0-9]+ +$SMBD_USER .* SMB2_10 " || true)
-		[ -n "$seen" ] && break
-		sleep 0.1
-	done
-	wait "$pid"
+	# the run goes on until smbstatus has seen the session, then SIGINT
+	# ends it (a run of 4 s ended at load 30 before smbstatus answered)
+	DBENCH_SMB_PASSWORD=$SMBD_PASS timeout 120 "$DBENCH" -B smb --smb-share "$PRIVATE" \
+		--smb-user "$SMBD_USER" --smb-protocol SMB2_10 -t 60 --warmup 0 1 >"$T/out" 2>"$T/err" &
+	local pid=$! seen= st=0
+	wait_for -t 60 "smbstatus to show $SMBD_USER on SMB2_10, or the run to end" user_session_seen
+	kill -INT "$pid"
+	wait "$pid" || st=$?
 	cat "$T/out" "$T/err"
 	echo "smbstatus: $seen"
 	[ -n "$seen" ]
+	[ "$st" -eq 130 ]
 	grep -q ", 0 mismatches," "$T/out"
 	[ -z "$(find "$SMBD_PRIVATE_DIR" -mindepth 1)" ]
 }

@@ -14,6 +14,18 @@
 
 load helpers
 
+# One ganesha (with NLM) for the file's NFS tests: a start and a stop cost
+# seconds, and those tests started seven.  Each test empties its export.
+setup_file() {
+	source "$BATS_TEST_DIRNAME/../lib/nfs.sh"
+	NFS_ENABLE_NLM=1 nfs_file_start
+}
+
+teardown_file() {
+	source "$BATS_TEST_DIRNAME/../lib/nfs.sh"
+	nfs_stop
+}
+
 setup() {
 	source "$BATS_TEST_DIRNAME/../lib/smbd.sh"
 	source "$BATS_TEST_DIRNAME/../lib/nfs.sh"
@@ -27,12 +39,12 @@ setup() {
 	FAKE=$T/fake-tshark
 	cp "$DBENCH_SRCDIR/tests/cli/trace2load-fake-tshark.sh" "$FAKE"
 	chmod +x "$FAKE"
+	nfs_export_clear
 }
 
 teardown() {
 	cap_stop
 	smbd_stop
-	nfs_stop
 	remove_tmp
 }
 
@@ -57,19 +69,24 @@ cap_start() {
 # starts dumpcap slowly).  dumpcap writes packets in blocks, late; once the
 # marker is in the file, so is everything sent before it.
 cap_mark() {
-	local text="dbench-trace2load-$1" i
+	local text="dbench-trace2load-$1"
 
-	for (( i = 0; i < 1200; i++ )); do
-		if ! srv_alive "$CAP_PID"; then
-			echo "dumpcap exited: $(cat "$CAP_FILE.log")" >&2
-			return 1
-		fi
-		"${CAP_PREFIX[@]}" bash -c 'printf %s "$1" >/dev/udp/127.0.0.1/9' - "$text" 2>/dev/null || true
-		grep -q -a -F "$text" "$CAP_FILE" 2>/dev/null && return 0
-		sleep 0.05
-	done
-	echo "the marker $text did not reach $CAP_FILE within 60 s: $(cat "$CAP_FILE.log")" >&2
-	return 1
+	if ! wait_for -q -t 60 "the marker in the capture" cap_marked "$text"; then
+		echo "the marker $text did not reach $CAP_FILE within $WAIT_FOR_WAITED: $(cat "$CAP_FILE.log")" >&2
+		return 1
+	fi
+	if ! srv_alive "$CAP_PID"; then
+		echo "dumpcap exited: $(cat "$CAP_FILE.log")" >&2
+		return 1
+	fi
+}
+
+# cap_marked TEXT: send TEXT to the discard port; true once it is in the
+# capture file, or dumpcap has exited (cap_mark tells which).
+cap_marked() {
+	srv_alive "$CAP_PID" || return 0
+	"${CAP_PREFIX[@]}" bash -c 'printf %s "$1" >/dev/udp/127.0.0.1/9' - "$1" 2>/dev/null || true
+	grep -q -a -F "$1" "$CAP_FILE" 2>/dev/null
 }
 
 # cap_stop: wait until the capture holds all that was sent, then stop our
@@ -321,8 +338,8 @@ print(os.waitstatus_to_exitcode(st), ru.ru_maxrss)'
 	[ "$status" -eq 0 ]
 	gzip -t "$T/nfs.load.gz"
 	gzip -dc "$T/nfs.load.gz" >"$T/nfs.load"
-	! grep -q Deltree "$T/nfs.load"
-	! grep -q '^[0-9]' "$T/nfs.load"
+	! grep -q Deltree "$T/nfs.load" || false
+	! grep -q '^[0-9]' "$T/nfs.load" || false
 	grep -q '^# root: /gpfs/nfsshare/dir2 (on the server, --root) is /clients/client1$' "$T/nfs.load"
 	grep -q '^WRITE3 "/clients/client1/a" 4096 512 2 NFS3_OK$' "$T/nfs.load"
 	grep -q 'skipped.*: /gpfs/nfsshare is outside the root /gpfs/nfsshare/dir2' "$T/nfs.load"
@@ -372,7 +389,7 @@ READ3 "/clients/client1/x" 0 4096 NFS3_OK' ]
 
 @test "trace2load: NFSv3 capture of nfs-cp, nfs-ls, nfs-cat: every call in order, right status" {
 	need_capture_tools
-	srv_start_or_skip nfs_ns_start
+	nfs_shared_server
 	printf 'dbench trace2load test\n' >"$T/in.txt"		# 23 bytes
 	cap_start "$T/nfs.pcapng" "tcp port 2049 or tcp port 20048 or port 111" \
 		nsenter -t "$NFS_NS_PID" -n
@@ -404,8 +421,7 @@ READ3 "/clients/client1/x" 0 4096 NFS3_OK' ]
 
 	# the replay: the same loadfile against a fresh export
 	backend_built nfs || skip "the nfs backend is not built"
-	nfs_stop
-	srv_start_or_skip nfs_ns_start
+	nfs_export_clear
 	run nfs_ns_exec "$DBENCH" -B nfs --server 127.0.0.1 --export /export --run-once -c "$T/nfs.load" 3
 	[ "$status" -eq 0 ]
 	[[ "$output" == *" 0 mismatches"* ]]
@@ -417,7 +433,7 @@ READ3 "/clients/client1/x" 0 4096 NFS3_OK' ]
 	need_capture_tools
 	backend_built nfs || skip "the nfs backend is not built"
 	[ -f "$load" ] || skip "no loadfiles/nfs.txt"
-	srv_start_or_skip nfs_ns_start
+	nfs_shared_server
 	cap_start "$T/rt.pcapng" "tcp port 2049 or tcp port 20048 or port 111" nsenter -t "$NFS_NS_PID" -n
 	run nfs_ns_exec "$DBENCH" -B nfs --server 127.0.0.1 --export /export --run-once -c "$load" 1
 	[ "$status" -eq 0 ]
@@ -435,8 +451,7 @@ READ3 "/clients/client1/x" 0 4096 NFS3_OK' ]
 	grep -v '^#' "$T/rt.load" | awk '{ print $2 }' |
 		grep -v -e LOOKUP3 -e FSINFO3 -e Deltree | tail -n +3 >"$T/got"
 	diff "$T/want" "$T/got"
-	nfs_stop
-	srv_start_or_skip nfs_ns_start
+	nfs_export_clear
 	run nfs_ns_exec "$DBENCH" -B nfs --server 127.0.0.1 --export /export --run-once -c "$T/rt.load" 3
 	[ "$status" -eq 0 ]
 	[[ "$output" == *" 0 mismatches"* ]]
@@ -445,7 +460,7 @@ READ3 "/clients/client1/x" 0 4096 NFS3_OK' ]
 @test "trace2load: NLM locks captured become LOCK4, TEST4, UNLOCK4 and replay" {
 	need_capture_tools
 	backend_built nfs || skip "the nfs backend is not built"
-	NFS_ENABLE_NLM=1 srv_start_or_skip nfs_ns_start
+	nfs_shared_server	# with NLM
 	loadfile nlm.load <<'EOF'
 Deltree "/clients/client1" NT_STATUS_OK
 MKDIR3 "/clients" *
@@ -486,8 +501,7 @@ EOF
 	run "$T2L" --nfs-port 20048 --root /export/clients/client0 --zero-timestamps -o "$T/rt853.load" "$T/nlm853.pcapng"
 	[ "$status" -eq 0 ]
 	grep -v '^#' "$T/rt853.load" | grep -E '^(LOCK4|TEST4|UNLOCK4) ' | diff "$T/got" -
-	nfs_stop
-	NFS_ENABLE_NLM=1 srv_start_or_skip nfs_ns_start
+	nfs_export_clear
 	run nfs_ns_exec "$DBENCH" -B nfs --server 127.0.0.1 --export /export --enable-nlm --run-once \
 		-c "$T/rt.load" 2
 	[ "$status" -eq 0 ]
@@ -496,7 +510,7 @@ EOF
 
 @test "trace2load: a truncated or corrupt NFS capture is a clear error, not a crash" {
 	need_capture_tools
-	srv_start_or_skip nfs_ns_start
+	nfs_shared_server
 	printf 'dbench trace2load test\n' >"$T/in.txt"
 	cap_start "$T/nfs.pcapng" "tcp port 2049 or tcp port 20048 or port 111" \
 		nsenter -t "$NFS_NS_PID" -n
