@@ -202,7 +202,7 @@ tree_of() {
 @test "nfs: a client stopped longer than --nfs-timeout and continued goes on: the deadline counts only while nothing comes, as with NFSv4" {
 	local pid procs rc i
 
-	srv_start_or_skip nfs_ns_start
+	nfs_own_server		# its namespace's sockets are made small below
 	# sockets of 64 KiB in our namespace: a 1 MiB READ3 reply waits at
 	# the server while the client is stopped, and comes in parts once it
 	# is continued (a WRITE3 goes out in parts the same way)
