@@ -258,6 +258,9 @@ struct backend {
 	/* Handlers, indexed by op id; NULL where the backend lacks the op
 	 * (a loadfile using it is refused at load time). */
 	uint32_t (*op[OP_COUNT])(struct client *c, const struct op *op);
+	/* BACKEND_SERVER: the server when none is given (tbench's
+	 * "localhost", as dbench 4.0's), or NULL: one must be given. */
+	const char *default_server;
 };
 
 /* A backend built as a module (dbench-NAME.so) ends with

@@ -760,6 +760,8 @@ static void parse_arguments(poptContext pc, const struct backend *be)
  * -D, the outputs. */
 static void derive_and_check(poptContext pc, const struct backend *be, void *be_opt)
 {
+	if (!options.server && (be->flags & BACKEND_SERVER) && be->default_server)
+		options.server = be->default_server;	/* the report says which */
 	if ((int64_t)options.nprocs * options.clients_per_process > 100000)
 		usage_error(pc, "%d x %d clients is more than 100000", options.nprocs,
 			    options.clients_per_process);

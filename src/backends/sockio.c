@@ -861,4 +861,5 @@ const struct backend sockio_backend = {
 	.remove_tree = sio_remove_tree,
 	.exists = sio_exists,
 	.op = { [0 ... OP_COUNT - 1] = sio_op },	/* every op */
+	.default_server = "localhost",	/* as dbench 4.0's tbench */
 };
