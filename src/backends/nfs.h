@@ -81,6 +81,9 @@ static inline bool queued_pdu(const void *pdu)
 #if !HAVE_DECL_NFS_GET_ROOTFH
 const struct nfs_fh3 *nfs_get_rootfh(struct nfs_context *nfs);
 #endif
+/* exported by every libnfs (4.0 to 7.0), declared only in its private
+ * header: the NFSv4 context needs it (nfs4_session_start) */
+void rpc_set_timeout(struct rpc_context *rpc, int timeout);
 
 
 /* ---- limits and constants ---- */

@@ -772,6 +772,11 @@ int nfs4_session_start(struct client *c, struct nfs4b *nb)
 		snprintf(c->error, sizeof(c->error), "nfs: cannot create an RPC context");
 		return -1;
 	}
+	/* our calls have their own deadline (c4_wait_all).  libnfs >= 6 gives
+	 * a new context a 60 s timeout and no retransmits, and then times out
+	 * every call still pending at its next once-a-second scan
+	 * (major_timeout = now + timeout * retrans = now): with -1, none. */
+	rpc_set_timeout(nb->rpc, -1);
 	call_reset(&nb->connect, NULL, 0);
 	if (rpc_connect_async(nb->rpc, nfs_opt(c)->server, port, on_connect, &nb->connect) != 0) {
 		snprintf(c->error, sizeof(c->error), "nfs: NFSv4 connect to %s port %d: %s",

@@ -247,7 +247,7 @@ tree_of() {
 }
 
 @test "nfs: files a loadfile makes at the share root (nfs_2.load's shape) are removed at the end; what was there stays" {
-	srv_start_or_skip nfs_ns_start
+	nfs_shared_server
 	root_files_loadfiles
 	root_files_check "$NFS_EXPORT_DIR" nfs_ns_exec timeout 120 "$DBENCH" -B nfs --server 127.0.0.1 \
 		--export /export --nfs-timeout 30 -c "$T/root3.txt" --run-once --seed 1 2
@@ -380,7 +380,8 @@ EOF
 }
 
 @test "nfs: a run that ends at its time limit with NLM locks held releases them: the next run has no lock denied" {
-	NFS_ENABLE_NLM=1 srv_start_or_skip nfs_ns_start
+	# (a server of its own: what it tests is the lock state a run leaves)
+	NFS_ENABLE_NLM=1 nfs_own_server
 	# as upstream's nfs_lock.load: a file that is there before the run;
 	# each client holds its byte (child) all along, and locks and unlocks
 	# another until the time limit, which comes with locks held
@@ -447,7 +448,7 @@ ARGS
 }
 
 @test "nfs: --trunc-io N cuts READ3 and WRITE3 to N bytes, as dbench 5.0" {
-	srv_start_or_skip nfs_ns_start
+	nfs_shared_server
 	loadfile cut.txt <<'L'
 MKDIR3 "/clients" *
 MKDIR3 "/clients/client1" *

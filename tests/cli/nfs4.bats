@@ -63,14 +63,15 @@ assert_export_empty() {
 }
 
 @test "nfs4: files a loadfile makes at the share root (random names, as nfs_2.load) are removed at the end; what was there stays" {
-	srv_start_or_skip nfs_ns_start
+	nfs_shared_server
 	root_files_loadfiles
 	root_files_check "$NFS_EXPORT_DIR" nfs_ns_exec timeout 120 "$DBENCH" -B nfs --nfs-version 4 \
 		--server 127.0.0.1 --export /export --nfs-timeout 30 -c "$T/root.txt" --run-once --seed 1 2
 }
 
 @test "nfs4: a run that ends at its time limit with byte-range locks held releases them: the next run has no lock denied" {
-	srv_start_or_skip nfs_ns_start
+	# (a server of its own: what it tests is the lock state a run leaves)
+	nfs_own_server
 	: > "$NFS_EXPORT_DIR/locks.dat"
 	loadfile lock.txt <<'EOF'
 NTCreateX "\locks.dat" 0x40 0x1 1 NT_STATUS_OK
