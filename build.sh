@@ -6,6 +6,13 @@
 #   ./build.sh check      ... and run the whole test suite (make check)
 #   ./build.sh sanitize   build in ./build-asan with AddressSanitizer and
 #                         UndefinedBehaviorSanitizer and run the test suite
+#                         again: every C program and backend, the tests
+#                         that repeat another's C paths skipped
+#                         (DBENCH_SANITIZER_PASS, tests/cli/helpers.bash)
+#   ./build.sh sanitize-build   only build ./build-asan (for .ci/run, which
+#                         builds it while the first pass's tests run)
+#   ./build.sh package    build the Debian packages, lintian them, install
+#                         them into a fresh Debian 12 root (tools/package-test.sh)
 #
 # Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
 set -euo pipefail
@@ -14,20 +21,26 @@ cd "$(dirname "$0")"
 # Every tool a test or a bench/ script runs, so that a fresh Debian 12 skips
 # nothing: smbd (samba), ganesha.nfsd, rpcbind, rpc.statd (nfs-common),
 # nfs-cp (libnfs-utils), tshark/editcap/dumpcap (wireshark-common), ip/tc/ss,
-# unshare/nsenter/losetup (util-linux, mount), tgtd/tgtadm (tgt), iscsi-perf
+# unshare/nsenter/losetup (util-linux, mount), mkfs.ext4/fsck/debugfs for a
+# mounted loop device (e2fsprogs), tgtd/tgtadm (tgt), iscsi-perf
 # (libiscsi-bin), mpirun, strace, xmllint, gnuplot, fio and sg3-utils
 # (bench/block.sh), clang with libFuzzer (libclang-rt-14-dev, only a
-# Recommends of clang-14, which --no-install-recommends leaves out).
-build_pkgs="build-essential autoconf automake pkg-config libpopt-dev zlib1g-dev libjansson-dev
-	libsmbclient-dev libnfs-dev libiscsi-dev libopenmpi-dev"
+# Recommends of clang-14, which --no-install-recommends leaves out),
+# bash-completion (completion.bats), mandoc and systemd-analyze (systemd) for
+# packaging.bats; the Debian package's build (debhelper, dpkg-dev, fakeroot)
+# and tools/libnfs-versions.sh (libtool).  What only `./build.sh package`
+# uses (lintian, debootstrap) is installed by it, not for CI.
+build_pkgs="build-essential autoconf automake libtool pkg-config libpopt-dev zlib1g-dev libjansson-dev
+	libsmbclient-dev libnfs-dev libiscsi-dev libopenmpi-dev debhelper dpkg-dev fakeroot"
 test_pkgs="libcmocka-dev bats jq python3 python3-jsonschema dbench samba smbclient nfs-ganesha
-	nfs-ganesha-vfs rpcbind nfs-common libnfs-utils iproute2 util-linux mount tshark
+	nfs-ganesha-vfs rpcbind nfs-common libnfs-utils iproute2 util-linux mount e2fsprogs tshark
 	wireshark-common clang libclang-rt-14-dev procps psmisc openmpi-bin tgt libiscsi-bin strace
-	libxml2-utils gnuplot-nox fio sg3-utils"
+	libxml2-utils gnuplot-nox fio sg3-utils bash-completion mandoc systemd"
+package_pkgs=""
 
 install_missing() {
 	local missing=() p
-	for p in $build_pkgs $test_pkgs; do
+	for p in $build_pkgs $test_pkgs $package_pkgs; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
 			missing+=("$p")
 	done
@@ -52,6 +65,20 @@ configure_and_make() {
 	(cd "$dir" && { [ -f Makefile ] || ../configure --enable-werror "$@"; } && make -j"$(nproc)")
 }
 
+# Test files mostly wait (on a server, on a time-limited run): twice as
+# many run at once as there are CPUs.  CHECK_JOBS=N sets the number.
+check_jobs=${CHECK_JOBS:-$(( $(nproc) * 2 ))}
+
+# build-asan: the programs, and what `make check` would build (the unit
+# tests, the test modules and tools) without running a test.
+sanitizer_build() {
+	local san="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
+
+	configure_and_make build-asan CFLAGS="$san" LDFLAGS="-fsanitize=address,undefined"
+	make -C build-asan check TESTS= -j"$(nproc)" >/dev/null
+}
+
+[ "${1:-}" = package ] && package_pkgs="lintian debootstrap"
 install_missing
 case "${1:-}" in
 "")
@@ -59,17 +86,24 @@ case "${1:-}" in
 	;;
 check)
 	configure_and_make build
-	make -C build check -j"$(nproc)"
+	make -C build check -j"$check_jobs"
+	;;
+sanitize-build)
+	sanitizer_build
 	;;
 sanitize)
-	san="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
-	configure_and_make build-asan CFLAGS="$san" LDFLAGS="-fsanitize=address,undefined"
+	sanitizer_build
+	# DBENCH_SANITIZER_PASS: the tests that only repeat C paths other
+	# tests of this pass run are skipped (tests/cli/helpers.bash)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 		LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0" \
-		make -C build-asan check -j"$(nproc)"
+		DBENCH_SANITIZER_PASS=1 make -C build-asan check -j"$check_jobs"
+	;;
+package)
+	tools/package-test.sh
 	;;
 *)
-	echo "usage: $0 [check|sanitize]" >&2
+	echo "usage: $0 [check|sanitize|sanitize-build|package]" >&2
 	exit 2
 	;;
 esac

@@ -5,6 +5,8 @@
 # figures for a human to compare.  Needs root (to mount the tmpfs).
 #
 #   bench/fileio.sh [DBENCH]      DBENCH defaults to build/src/dbench
+#   BASE=old/dbench SECTIONS=6 bench/fileio.sh
+#                                 ours against an older build of ours
 #
 # It measures, alternating A B A B (these 2-core machines are noisy; the
 # medians and ratios are what count):
@@ -15,7 +17,14 @@
 #      backend (no I/O at all), and instructions per op from callgrind;
 #   4. equal work: strace -c -f of both over the same 40,000-line slice of
 #      the classic loadfile, syscalls per 1,000 ops;
-#   5. 1,000 clients: start, run 10 s, stop; memory per client (PSS).
+#   5. 1,000 clients: start, run 10 s, stop; memory per client (PSS);
+#   6. with BASE=DBENCH (another build of ours, e.g. main before a change):
+#      ours against it, A B A B, 2 clients on tmpfs, -t 10: user, system
+#      and total CPU per op, medians and ratios; and syscalls per op of
+#      each over the same 40,000-line slice (strace -c -f), side by side;
+#      and instructions per op of each from callgrind (load-independent).
+#      This is how the cost of fileio's safe path resolution (openat2
+#      beneath -D) was measured.
 #
 # Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
 set -euo pipefail
@@ -35,9 +44,22 @@ trap cleanup EXIT
 # Sum of an op table's counts (dbench 4.0 prints no total).
 table_ops() { awk '/^ -----/ { t = 1; next } t && NF == 4 && $2 ~ /^[0-9]+$/ { s += $2 } t && NF == 0 { t = 0 } END { print s + 0 }'; }
 
-want() { [[ " ${SECTIONS:-1 2 3 4 5} " == *" $1 "* ]]; }
+want() { [[ " ${SECTIONS:-1 2 3 4 5 6} " == *" $1 "* ]]; }
 
 median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+
+# strace_run NAME DBENCH ARGS...: strace -c -f of DBENCH ARGS running the
+# classic loadfile's first 40,000 lines in the emptied tmpfs: the counts
+# in $W/strace.NAME, its output in $W/out.NAME.
+strace_run() {
+	local name=$1 bin=$2
+	shift 2
+	[ -s "$W/slice40k.txt" ] ||
+		{ head -40000 "$CLASSIC"; echo 'Deltree "\clients\client1" NT_STATUS_OK'; } > "$W/slice40k.txt"
+	rm -rf "$W/fs"/* 2>/dev/null || true
+	(cd "$W/fs" && strace -f -c -o "$W/strace.$name" "$bin" -c "$W/slice40k.txt" -D "$W/fs" "$@" \
+		> "$W/out.$name" 2>&1) || true
+}
 
 if want 1; then
 echo "== 1. loading $CLASSIC ($(stat -c %s "$CLASSIC") bytes)"
@@ -102,12 +124,9 @@ fi
 if want 4; then
 echo
 echo "== 4. equal work: strace -c -f over the same 40,000 lines, 1 client"
-{ head -40000 "$CLASSIC"; echo 'Deltree "\clients\client1" NT_STATUS_OK'; } > "$W/slice40k.txt"
+strace_run theirs "$THEIRS" -t 8 1
+strace_run ours "$OURS" -t 8 1
 for who in theirs ours; do
-	bin=$OURS
-	[ "$who" = theirs ] && bin=$THEIRS
-	rm -rf "$W/fs"/* 2>/dev/null || true
-	(cd "$W/fs" && strace -f -c -o "$W/strace.$who" "$bin" -c "$W/slice40k.txt" -D "$W/fs" -t 8 1 > "$W/out.$who" 2>&1) || true
 	echo "$(table_ops < "$W/out.$who") $((8 + 8 / 5))" > "$W/ops.$who"
 done
 # per 1000 ops (the window's ops scaled to the whole run, warmup included)
@@ -152,4 +171,70 @@ grep -E "^(Operations|Throughput)" "$W/out1000" || tail -5 "$W/out1000"
 echo "memory: median PSS per client process $pss KiB (50 of $nchild sampled), parent RSS $parent_pss KiB"
 left=$(find "$W/fs" -mindepth 1 | wc -l)
 echo "left in the target afterwards: $left entries; processes left: $(pgrep -c -f "$W/fs" || true)"
+fi
+
+if want 6 && [ -n "${BASE:-}" ]; then
+BASE=$(realpath "$BASE")
+ROUNDS=${ROUNDS:-5}
+echo
+echo "== 6. ours against BASE=$BASE: 2 clients, tmpfs, -t 10, classic client.txt ($ROUNDS rounds, A B A B)"
+echo "load before: $(uptime)"
+cpu_one() {	# $1 binary; prints "ops user_us_per_op sys_us_per_op total_us_per_op"
+	local out
+	rm -rf "$W/fs"/* 2>/dev/null || true
+	out=$(cd "$W/fs" && /usr/bin/time -f "TIME %U %S" "$1" -c "$CLASSIC" -D "$W/fs" -t 10 --warmup 0 2 2>&1)
+	echo "$out" | awk '/^Operations/ { ops = $2 } /^TIME/ { u = $2; s = $3 }
+		END { printf "%d %.3f %.3f %.3f\n", ops, u / ops * 1e6, s / ops * 1e6, (u + s) / ops * 1e6 }'
+}
+: > "$W/cpu.base"; : > "$W/cpu.ours"
+for round in $(seq "$ROUNDS"); do
+	cpu_one "$BASE" >> "$W/cpu.base"
+	cpu_one "$OURS" >> "$W/cpu.ours"
+	echo "round $round: base $(tail -1 "$W/cpu.base")   ours $(tail -1 "$W/cpu.ours")   (ops, user/sys/total us per op)"
+done
+for col in 2 3 4; do
+	b=$(awk -v c=$col '{ print $c }' "$W/cpu.base" | median)
+	o=$(awk -v c=$col '{ print $c }' "$W/cpu.ours" | median)
+	name=$(echo "x user system total" | cut -d' ' -f$col)
+	echo "median $name CPU per op: base $b us, ours $o us, ratio $(awk -v a="$o" -v b="$b" 'BEGIN { printf "%.3f", a / b }')"
+done
+b=$(awk '{ print $1 }' "$W/cpu.base" | median)
+o=$(awk '{ print $1 }' "$W/cpu.ours" | median)
+echo "median ops in 10 s: base $b, ours $o, ratio $(awk -v a="$o" -v b="$b" 'BEGIN { printf "%.3f", a / b }')"
+echo "load after: $(uptime)"
+strace_run base6 "$BASE" --run-once 1
+strace_run ours6 "$OURS" --run-once 1
+for who in base6 ours6; do
+	sed -n 's/^Operations \([0-9]*\) in.*/\1/p' "$W/out.$who" > "$W/ops.$who"
+done
+echo "syscalls per op over the same 40,000 lines, 1 client, --run-once (the whole process tree):"
+awk -v ob="$(cat "$W/ops.base6")" -v oo="$(cat "$W/ops.ours6")" '
+	FNR == 1 { f++ }
+	$4 ~ /^[0-9]+$/ && $NF != "total" { calls[f, $NF] = $4; names[$NF] = 1 }
+	$NF == "total" { total[f] = $4 }
+	END {
+		for (n in names) {
+			x = calls[1, n] / ob; y = calls[2, n] / oo
+			if (x >= 0.005 || y >= 0.005) printf "%-16s %10.3f %10.3f\n", n, x, y
+		}
+		printf "%-16s %10.3f %10.3f  ratio %.3f\n", "TOTAL", total[1] / ob, total[2] / oo, (total[2] / oo) / (total[1] / ob)
+	}' "$W/strace.base6" "$W/strace.ours6" | sort -k2 -g -r | (printf "%-16s %10s %10s\n" syscall base ours; cat)
+# user-space instructions per op: what CPU time cannot show on a loaded
+# machine (the same count whatever else runs)
+if command -v valgrind >/dev/null; then
+	{ head -20000 "$CLASSIC"; echo 'Deltree "\clients\client1" NT_STATUS_OK'; } > "$W/slice20k.txt"
+	for who in base6 ours6; do
+		bin=$OURS
+		[ "$who" = base6 ] && bin=$BASE
+		rm -rf "$W/fs"/* "$W"/cg.* 2>/dev/null || true
+		(cd "$W/fs" && valgrind --tool=callgrind --callgrind-out-file="$W/cg.%p" "$bin" \
+			-c "$W/slice20k.txt" -D "$W/fs" --run-once 1 > "$W/cgout.$who" 2>&1) || true
+		ops=$(sed -n 's/^Operations \([0-9]*\) in.*/\1/p' "$W/cgout.$who")
+		cat "$W"/cg.* | sed -n 's/^summary: *//p' |
+			awk -v o="$ops" '{ s += $1 } END { printf "%.0f\n", s / o }' > "$W/ir.$who"
+	done
+	echo "callgrind, the classic loadfile's first 20,000 lines, 1 client, --run-once: instructions per op" \
+		"(every process): base $(cat "$W/ir.base6"), ours $(cat "$W/ir.ours6")," \
+		"ratio $(awk -v a="$(cat "$W/ir.ours6")" -v b="$(cat "$W/ir.base6")" 'BEGIN { printf "%.3f", a / b }')"
+fi
 fi

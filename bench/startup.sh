@@ -52,6 +52,7 @@ trap 'rm -rf "$W" "$D"' EXIT
 echo "before: $BEFORE ($(ldd "$BEFORE" | wc -l) libraries in ldd)"
 echo "after:  $AFTER ($(ldd "$AFTER" | wc -l) libraries in ldd)"
 echo "$ROUNDS rounds x $RUNS invocations, A B A B; medians per invocation"
+echo "load before:$(uptime | sed 's/.*load average//')"
 echo
 
 python3 - "$BEFORE" "$AFTER" "$W" "$ROUNDS" "$RUNS" "$D" <<'EOF'
@@ -90,12 +91,15 @@ for name, args in cases:
         order = variants if r % 2 == 0 else variants[::-1]
         for v, argv in order:
             got[v].append(measure(argv))
-    med = {}
+    med, medw = {}, {}
     for v, _ in variants:
         cpu = statistics.median(x[0] for x in got[v]) * 1e3
         wall = statistics.median(x[1] for x in got[v]) * 1e3
-        med[v] = cpu
+        med[v], medw[v] = cpu, wall
         print(f"{name:12} {v:8} {cpu:8.2f} {wall:8.2f}")
     ratio = med["before"] / med["after"] if med["after"] else float("inf")
-    print(f"{name:12} {'':8} before/after CPU: {ratio:.1f}x; after - /bin/true: {med['after'] - med['true']:.2f} ms\n")
+    print(f"{name:12} {'':8} before/after CPU: {ratio:.1f}x; after - /bin/true: {med['after'] - med['true']:.2f} ms")
+    print(f"{name:12} {'':8} after / /bin/true: CPU {med['after'] / max(med['true'], 1e-3):.2f}x, "
+          f"wall {medw['after'] / medw['true']:.2f}x\n")
 EOF
+echo "load after:$(uptime | sed 's/.*load average//')"

@@ -163,6 +163,8 @@ struct run_info {
 	const char *server;	/* --server or tbench's SERVER, or NULL (BACKEND_SERVER) */
 	int port;		/* --port, or 0: the backend's default */
 	int nclients;		/* the clients this run starts (this rank's, with --mpi) */
+	int64_t trunc_io;	/* --trunc-io: most bytes a read or write of the
+				   backend's own ops moves (nfs, block), 0: no limit */
 };
 
 /* The interface a backend is built against.  Bump BACKEND_INTERFACE when
@@ -171,8 +173,11 @@ struct run_info {
  * field changes; a module built against another interface (or with other
  * struct sizes) is refused with one line, before anything else in it is
  * read. */
-#define BACKEND_INTERFACE 4	/* 4: the asynchronous form (STATUS_PENDING, sources,
-				   expire); c->path[] point to buffers sized for the loadfile */
+#define BACKEND_INTERFACE 5	/* 2: struct backend gained why_unsupported;
+				   3: check_program;
+				   4: backends own their option blocks; run_info, not struct options;
+				   5: the asynchronous form (STATUS_PENDING, sources, expire,
+				   submit); c->path[] point to buffers sized for the loadfile */
 
 struct backend_abi {
 	uint32_t interface;	/* BACKEND_INTERFACE */
@@ -294,6 +299,7 @@ void **engine_shared(struct client *c);
  * The calls, in the order they come:
  *   variant   parent, once, right after the command line is parsed
  *   init      parent, once, before any client starts (not with --check-loadfile)
+ *   check_program   parent, once, after init: may this loadfile run here
  *   setup     each client, before the release (and the final cleanup's)
  *   op[id]    each client, the loadfile's ops
  *   remove_tree, exists   each client: its trees before and after the run
@@ -328,6 +334,11 @@ struct backend {
 	 * from them, which the clients then read.  Return 0, or -1 after
 	 * printing one line to stderr. */
 	int (*init)(void *be_opt, const struct run_info *run);
+	/* In the parent, once, after init: may this loadfile run on the
+	 * target (writes to a block device need --allow-block-writes)?
+	 * Return 0, or -1 after printing one line to stderr.  May be NULL. */
+	int (*check_program)(const struct program *prog, const void *be_opt,
+			     const struct run_info *run);
 	/* In the client, before the release: connect, prepare (c->priv).
 	 * Return 0, or -1 with c->error set. */
 	int (*setup)(struct client *c);
@@ -357,6 +368,9 @@ struct backend {
 	 * (a loadfile using it is refused at load time).  With c->engine set,
 	 * a BACKEND_ASYNC backend's handler may return STATUS_PENDING. */
 	uint32_t (*op[OP_COUNT])(struct client *c, const struct op *op);
+	/* BACKEND_SERVER: the server when none is given (tbench's
+	 * "localhost", as dbench 4.0's), or NULL: one must be given. */
+	const char *default_server;
 };
 
 /* A backend built as a module (dbench-NAME.so) ends with
@@ -398,6 +412,8 @@ int backend_check(const struct backend *be, char *why, size_t whylen);
 /* The directory a BACKEND_DIRECTORY backend works in (its BOPT_DIRECTORY
  * option), or NULL. */
 const char *backend_directory(const struct backend *be, const void *be_opt);
+/* Set it (the core makes a relative -D absolute). */
+void backend_set_directory(const struct backend *be, void *be_opt, const char *dir);
 
 /* Add the options the results record (their result_name) to env, in
  * table order: the file options first. */

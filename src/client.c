@@ -82,54 +82,22 @@ void client_release(struct client *c)
 	memset(c->path, 0, sizeof(c->path));
 }
 
-/*
- * A random string may hold '/', '\\', "." and "..": normalize the part of
- * the expanded path from `fixed` (just after the last separator before the
- * first random string) as the compiler normalizes loadfile paths.  It may
- * not climb above `fixed` -- the directory the template names before the
- * random string -- nor become the share root; if it would, the path is left
- * as it is and the client stops (c->path_escaped) before the op runs.
- */
+/* A random string may hold '/', '\\', "." and "..": the part of the
+ * expanded path from `fixed` is normalized (path_normalize_tail); if it
+ * would climb above `fixed` or become the share root, the path is left as
+ * it is and the client stops (c->path_escaped) before the op runs. */
 static size_t normalize_tail(struct client *c, char *dst, size_t fixed, size_t n)
 {
-	size_t in = fixed, out = fixed;
+	size_t out;
 
 	if (fixed == SIZE_MAX)
 		return n;
-	while (in < n) {
-		size_t start, len;
-
-		while (in < n && (dst[in] == '/' || dst[in] == '\\'))
-			in++;
-		start = in;
-		while (in < n && dst[in] != '/' && dst[in] != '\\')
-			in++;
-		len = in - start;
-		if (len == 0 || (len == 1 && dst[start] == '.'))
-			continue;
-		if (len == 2 && dst[start] == '.' && dst[start + 1] == '.') {
-			if (out == fixed)
-				goto escaped;
-			while (out > fixed && dst[out - 1] != '/')
-				out--;
-			if (out > fixed)
-				out--;	/* the separator */
-			continue;
-		}
-		if (out > fixed)
-			dst[out++] = '/';
-		memmove(dst + out, dst + start, len);
-		out += len;
+	out = path_normalize_tail(dst, fixed, n);
+	if (out == SIZE_MAX) {
+		c->path_escaped = 1;
+		return n;
 	}
-	if (out == fixed && fixed > 0)
-		out--;		/* "dir/" -> "dir" */
-	if (out == 0)
-		goto escaped;
-	dst[out] = '\0';
 	return out;
-escaped:
-	c->path_escaped = 1;
-	return n;
 }
 
 /* Expand a path template for this client; returns the length.  Most
@@ -212,22 +180,12 @@ static void randomstring(struct client *c, const struct op *op)
 			c->randstr[slot][n++] = pat[i];
 			continue;
 		}
-		/* a [set]: ranges a-z expand; pick one member */
+		/* a [set]: pick one member */
 		char members[256];
-		size_t m = 0, j = i + 1;
+		size_t m = randstr_set(pat, i, members, &i);
 
-		for (; pat[j] != ']'; j++) {
-			if (pat[j + 1] == '-' && pat[j + 2] != ']' && (unsigned char)pat[j + 2] >= (unsigned char)pat[j]) {
-				for (int ch = (unsigned char)pat[j]; ch <= (unsigned char)pat[j + 2] && m < sizeof(members); ch++)
-					members[m++] = (char)ch;
-				j += 2;
-			} else if (m < sizeof(members)) {
-				members[m++] = pat[j];
-			}
-		}
 		if (m)	/* the compiler refused empty sets */
 			c->randstr[slot][n++] = members[rng_next(c->nc.rng) % m];
-		i = j;
 	}
 	c->randstr[slot][n] = '\0';
 	c->randstr_len[slot] = (uint8_t)n;
@@ -266,7 +224,7 @@ static void record(struct client *c, const struct op *op, uint64_t t0, uint64_t 
 	slot_count(&s->ops_all, 1);
 	slot_count(&s->bytes_all, c->bytes);
 	sec_stat_add(ss, c->bytes, lat);
-	hist_add(&s->every, lat);
+	hist64_add(&s->every, lat);
 	if (mismatch)
 		slot_count(&s->mismatches_all, 1);
 	if (t1 < c->measure_start_ns || t1 >= region_end(c->sh))
@@ -293,14 +251,6 @@ static void prepare(struct client *c, const struct op *op, uint64_t now)
 	const struct options *opt = c->opt;
 
 	numexpr_eval_all(c->prog, op, &c->nc, c->last[op->id], c->num);
-	if (opt->trunc_io > 0 && (op_is_read(op->id) || op_is_write(op->id))) {
-		/* --trunc-io N: no read or write moves more than N bytes */
-		int a = op_size_arg(op->id);
-
-		c->num[a] = MIN(c->num[a], opt->trunc_io);
-		if (op->id == OP_READX || op->id == OP_WRITEX)
-			c->num[3] = MIN(c->num[3], opt->trunc_io);
-	}
 	for (int i = 0; i < op->npaths; i++)
 		c->pathlen[i] = expand_path(c, op->path[i], c->path[i]);
 	c->sched_ns = 0;
@@ -322,6 +272,17 @@ static bool size_mismatch(const struct client *c, const struct op *op, uint32_t 
 	return c->num[3] >= 0 && c->bytes != (uint64_t)c->num[3];
 }
 
+/* The op a client failed in, after the backend's reason: "(client.txt:12:
+ * NTCreateX clients/client3/f)", so that "Too many open files" or a lost
+ * connection says where the loadfile was. */
+static void fatal_context(struct client *c, const struct op *op)
+{
+	size_t n = strlen(c->error);
+
+	snprintf(c->error + n, sizeof(c->error) - n, " (%s:%u: %s%s%s)", c->prog->filename, op->line,
+		 op_info[op->id].name, op->npaths ? " " : "", op->npaths ? c->path[0] : "");
+}
+
 /* The op c->op started at t0 is over at t1 with status: check it and
  * record it.  -1 if the client cannot go on (STATUS_FATAL). */
 static inline int finish_op(struct client *c, const struct op *op, uint64_t t0, uint64_t t1,
@@ -335,6 +296,7 @@ static inline int finish_op(struct client *c, const struct op *op, uint64_t t0, 
 	if (status == STATUS_FATAL) {
 		if (!c->error[0])
 			snprintf(c->error, sizeof(c->error), "%s failed", op_info[op->id].name);
+		fatal_context(c, op);
 		return -1;
 	}
 	ok = status_matches(&op->expect, op_info[op->id].domain, status);
@@ -487,10 +449,19 @@ static int step(struct client *c, uint64_t now)
 /* Start a pass, or finish when the wanted passes are done. */
 static bool next_pass(struct client *c, uint64_t now)
 {
-	if (c->opt->show_execute_time)	/* the gormanm fork's line, which mmtests reads */
-		dprintf(STDOUT_FILENO, "%4d completed in %u ms at time %u ms\n", c->id,
-			(unsigned)((now - c->pass_start_ns) / NSEC_PER_MSEC),
-			(unsigned)((now - c->release_ns) / NSEC_PER_MSEC));
+	if (c->opt->show_execute_time) {
+		/* the gormanm fork's lines, which mmtests reads: with
+		 * --machine-readable "@E@client@ms" (its calibration run
+		 * takes the 4th '@' field of the first), else the sentence */
+		unsigned pass_ms = (unsigned)((now - c->pass_start_ns) / NSEC_PER_MSEC);
+		int id = c->opt->client_base + c->id;
+
+		if (c->opt->machine_readable)
+			dprintf(STDOUT_FILENO, "@E@%d@%u\n", id, pass_ms);
+		else
+			dprintf(STDOUT_FILENO, "%4d completed in %u ms at time %u ms\n", id, pass_ms,
+				(unsigned)((now - c->release_ns) / NSEC_PER_MSEC));
+	}
 	c->pass++;
 	slot_put(&c->slot->passes, c->pass);
 	if (c->opt->passes > 0 && c->pass >= (uint64_t)c->opt->passes) {
@@ -511,7 +482,7 @@ static int after_step(struct client *c, int rc, uint64_t now)
 		c->failed = 1;
 		return CLIENT_FINISHED;
 	}
-	if (c->pc >= c->prog->nops && !next_pass(c, now)) {
+	if (rc == 0 && c->pc >= c->prog->nops && !next_pass(c, now)) {
 		c->finished = 1;
 		return CLIENT_FINISHED;
 	}
@@ -531,6 +502,12 @@ int client_advance(struct client *c, uint64_t *nowp, const volatile int *local_s
 	}
 	if (c->due_ns > now)
 		return CLIENT_WAITS;
+	/* a SLEEP at the end of the loadfile is part of the pass: it ends
+	 * when the sleep is over */
+	if (c->pc >= c->prog->nops && !next_pass(c, now)) {
+		c->finished = 1;
+		return CLIENT_FINISHED;
+	}
 	c->last_t1 = 0;
 	rc = step(c, now);
 	if (rc == CLIENT_PENDING)
@@ -561,7 +538,7 @@ void client_give_up(struct client *c, uint64_t now, const char *why)
 	/* as the parent counts an op in flight it killed (run.c) */
 	if (op && c->prog->statidx[op->id] >= 0) {
 		op_stats_add(&s->ops[c->prog->statidx[op->id]], lat, 0);
-		hist_add(&s->every, lat);
+		hist64_add(&s->every, lat);
 		slot_count(&s->ops_measured, 1);
 	}
 	slot_op_end(s);
@@ -583,9 +560,19 @@ void client_count_net(struct client *c, uint64_t sent, uint64_t received)
 
 void client_start(struct client *c, uint64_t release_ns, uint64_t measure_start_ns)
 {
+	uint64_t start = release_ns;
+
+	/* --stagger: process i starts i steps after the release; its first
+	 * pass (and pacing) begins then */
+	if (c->opt->stagger > 0) {
+		int process = (c->opt->client_base + c->id) / c->opt->clients_per_process;
+
+		start += (uint64_t)process * STAGGER_STEP_MS * NSEC_PER_MSEC;
+		c->due_ns = start;
+	}
 	c->release_ns = release_ns;
 	c->measure_start_ns = measure_start_ns;
-	c->pass_start_ns = release_ns;
-	c->rate_start_ns = release_ns;
+	c->pass_start_ns = start;
+	c->rate_start_ns = start;
 	slot_set_state(c->slot, SLOT_RUNNING);
 }

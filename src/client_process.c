@@ -80,9 +80,15 @@ static void client_cleanup(struct client *c)
 			continue;
 		client_expand(c, prog->client_roots[r], strlen(prog->client_roots[r]), path);
 		if (c->be->remove_tree(c, path) < 0 && !c->failed) {
+			char why[sizeof(c->error)];
+
+			/* the backend's reason names the path: say it was the cleanup */
 			c->failed = 1;
-			if (!c->error[0])
-				snprintf(c->error, sizeof(c->error), "cleanup of %s failed", path);
+			snprintf(why, sizeof(why), "%s", c->error);
+			if (why[0])
+				snprintf(c->error, sizeof(c->error), "cleanup: %s", why);
+			else
+				snprintf(c->error, sizeof(c->error), "cleanup: cannot remove %s", path);
 		}
 	}
 }
@@ -97,32 +103,50 @@ static void process_cpu(uint64_t *user, uint64_t *sys)
 	*sys = (uint64_t)ru.ru_stime.tv_sec * NSEC_PER_SEC + (uint64_t)ru.ru_stime.tv_usec * 1000;
 }
 
-static void wait_release(int fd)
+/* Wait for the release; -1 if a stop signal came first. */
+static int wait_release(int fd)
 {
 	char b;
 
-	while (read(fd, &b, 1) < 0 && errno == EINTR)
+	while (read(fd, &b, 1) < 0 && errno == EINTR && !signals_client_seen(NULL))
 		;
 	close(fd);
+	return signals_client_seen(NULL) ? -1 : 0;
+}
+
+/* "stopped by signal 15 (Terminated) before the run": why a client that a
+ * signal of its own stopped failed. */
+static void signal_message(char *buf, size_t len, int sig, const char *when)
+{
+	snprintf(buf, len, "stopped by signal %d (%s) %s", sig, strsignal(sig), when);
 }
 
 static void run_clients(struct client *cl, int n)
 {
 	uint64_t now = now_ns();
+	/* (at least 2 s: a parent that is well says so once a second) */
+	uint64_t silence = options.mpi ? (uint64_t)MAX(options.mpi_timeout - 1, 2) * NSEC_PER_SEC : 0;
 	int live;
 
 	for (;;) {
 		uint64_t next = UINT64_MAX;
 		int ran = 0;
 
+		/* --mpi: a parent silent for about --mpi-timeout is stopped or
+		 * hung, and the other ranks are ending the job: stop, and remove
+		 * our trees before mpirun's SIGKILL (a second early, so that they
+		 * are gone before the others remove the shared directories) */
+		if (silence && now > region_parent_alive_ns(cl[0].sh) + silence)
+			signals_client_stop();
+
 		live = 0;
 		for (int i = 0; i < n; i++) {
 			int r = client_advance(&cl[i], &now, signals_client_stop_flag());
 
-			if (r == 2)
+			if (r == CLIENT_FINISHED)
 				continue;
 			live++;
-			if (r == 0)
+			if (r == CLIENT_RAN)
 				ran = 1;
 			else
 				next = MIN(next, cl[i].due_ns);
@@ -184,6 +208,13 @@ void client_process_main(int first, int count, const struct program *prog, const
 		struct client *c = &cl[i];
 
 		c->slot->pid = getpid();
+		if (signals_client_seen(NULL)) {
+			signal_message(c->error, sizeof(c->error), signals_client_seen(NULL),
+				       "while setting up");
+			slot_fail(c, c->error);
+			status = EXIT_USAGE;
+			break;
+		}
 		if (be->setup(c) < 0) {
 			slot_fail(c, c->error[0] ? c->error : "setup failed");
 			status = EXIT_USAGE;
@@ -197,8 +228,18 @@ void client_process_main(int first, int count, const struct program *prog, const
 		}
 		slot_set_state(c->slot, SLOT_READY);
 	}
+	if (status == 0 && wait_release(release_fd) < 0) {
+		for (int i = 0; i < count; i++) {
+			signal_message(cl[i].error, sizeof(cl[i].error), signals_client_seen(NULL),
+				       "before the release");
+			slot_fail(&cl[i], cl[i].error);
+		}
+		status = EXIT_USAGE;
+	}
 	if (status == 0) {
-		wait_release(release_fd);
+		uint64_t sig_ns;
+		int sig;
+
 		if (region_stopping(sh))
 			signals_client_stop();
 		uint64_t user0, sys0, user1, sys1;
@@ -211,6 +252,12 @@ void client_process_main(int first, int count, const struct program *prog, const
 		else
 			run_clients(cl, count);
 		process_cpu(&user1, &sys1);
+		/* a signal of this process's own cut its clients short: the
+		 * parent counts them as failed unless it was stopped too */
+		sig = signals_client_seen(&sig_ns);
+		for (int i = 0; i < count && sig; i++)
+			if (!cl[i].failed && !slot_work_finished(cl[i].slot) && sig_ns < region_end(sh))
+				slot_set_signal(cl[i].slot, sig);
 		slot_put(&cl[0].slot->cpu_user_ns, user1 - user0);
 		slot_put(&cl[0].slot->cpu_sys_ns, sys1 - sys0);
 		for (int i = 0; i < count; i++)
@@ -222,7 +269,7 @@ void client_process_main(int first, int count, const struct program *prog, const
 		    getppid() != parent && !options.skip_cleanup && cl[0].priv_ready && !options.mpi)
 			remove_shared_roots(&cl[0], prog, sh);
 	}
-	for (int i = 0; i < count; i++) {
+	for (int i = 0; i < count && cl[i].slot; i++) {	/* those set up or tried */
 		struct client *c = &cl[i];
 
 		if (c->priv_ready && be->teardown)

@@ -8,6 +8,9 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +29,7 @@
 #include "run.h"
 #include "runs.h"
 #include "series.h"
+#include "signals.h"
 #include "stats.h"
 #include "sweep.h"
 #include "util.h"
@@ -65,6 +69,56 @@ static void print_check(const struct program *prog, const struct backend *be)
 	       (double)slot_size_for(prog) / 1024, prog->nstats);
 }
 
+/* ---- the report on stdout must reach it ---- */
+
+/* A standard descriptor closed when dbench starts (dbench >&-) is held by
+ * /dev/null opened read-only: no file dbench opens takes its number (and
+ * gets the report written into it), and a write to it fails as on a closed
+ * descriptor (EBADF). */
+static void hold_closed_std_fds(void)
+{
+	for (int fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF && open("/dev/null", O_RDONLY) != fd)
+			_exit(EXIT_USAGE);	/* cannot happen: the lowest free number is fd */
+}
+
+static pid_t main_pid;
+static bool stdout_told;
+
+/* Flush stdout; the status the run ends with if what was printed did not
+ * all reach it (status 0 becomes 1, or 141 for a reader that went away
+ * with SIGPIPE caught), said once in one line as coreutils do. */
+static int stdout_status(int status)
+{
+	bool failed = fflush(stdout) != 0 || ferror(stdout);
+	int e = errno;
+
+	if (!failed)
+		return status;
+	if (!stdout_told && !(e == EPIPE && signals_parent_seen() == SIGPIPE))
+		fprintf(stderr, "%s: write error: %s\n", options.progname, strerror(e));
+	stdout_told = true;
+	if (status == 0)
+		status = e == EPIPE && signals_parent_seen() == SIGPIPE ? 128 + SIGPIPE : EXIT_RUN_FAILED;
+	return status;
+}
+
+/* At exit (on_exit: every exit of the dbench process, not its clients'):
+ * the report that could not be written makes the exit status non-zero. */
+static void check_stdout_at_exit(int status, void *arg)
+{
+	int now;
+
+	(void)arg;
+	if (getpid() != main_pid)
+		return;
+	now = stdout_status(status);
+	if (fclose(stdout) != 0 && now == 0 && errno != EBADF)
+		now = stdout_status(EXIT_RUN_FAILED);
+	if (now != status)
+		_exit(now);
+}
+
 /* The results of a single run, rendered: the text report and the JSON
  * document.  Returns the exit status. */
 static int report(const struct results *r)
@@ -78,9 +132,11 @@ static int report(const struct results *r)
 		     (options.per_client_results ? REPORT_PER_CLIENT : 0) |
 		     (options.latency_report ? REPORT_LATENCY : 0));
 	mpi_host_lines(stdout);	/* --mpi: one line per rank */
+	status = stdout_status(status);	/* the document says so too */
 	if (options.json) {
 		json_t *doc = results_to_json(r);
 
+		json_object_set_new(doc, "exit_status", json_integer(status));
 		mpi_json_add(doc);
 		if (json_write_document(doc, options.json, options.stdout_fd, false) < 0 && status == 0)
 			status = EXIT_RUN_FAILED;
@@ -111,7 +167,7 @@ static int sweep_main(const struct program *prog, const struct backend *be, cons
 		run_exit_hook(sw.status ? sw.status : EXIT_USAGE, "no run was made");
 	set_exit_hook(NULL);
 	sweep_report(stdout, &sw);
-	status = sw.status;
+	status = sw.status = stdout_status(sw.status);
 	if (options.json && sw.npoints && sweep_write_json(&sw, options.json, options.stdout_fd) < 0 &&
 	    status == 0)
 		status = EXIT_RUN_FAILED;
@@ -119,17 +175,21 @@ static int sweep_main(const struct program *prog, const struct backend *be, cons
 	return status;
 }
 
-/* The backend's init, told what it may know of the run (backend.h). */
-static int init_backend(const struct backend *be, void *be_opt)
+/* The backend's init and its check of the loadfile, told what they may
+ * know of the run (backend.h). */
+static int init_backend(const struct backend *be, void *be_opt, const struct program *prog)
 {
 	struct run_info run = {
 		.progname = options.progname,
 		.server = options.server,
 		.port = options.port,
 		.nclients = options.nclients,
+		.trunc_io = options.trunc_io,
 	};
 
-	return be->init ? be->init(be_opt, &run) : 0;
+	if (be->init && be->init(be_opt, &run) < 0)
+		return -1;
+	return be->check_program ? be->check_program(prog, be_opt, &run) : 0;
 }
 
 /* Every exit without results leaves a --json document saying why, so
@@ -200,6 +260,18 @@ static void capture_end(struct capture *cap, char *first, size_t len, bool echo)
 	close(cap->fd);
 }
 
+/* --mpi: did every rank get this far?  One that did not has said why (rank
+ * 0 prints the first such message: mpi_agree); then every rank stops. */
+static struct program *all_ranks_ok(struct program *prog, char *message, size_t len)
+{
+	if (mpi_on() && mpi_agree(prog != NULL, message) < 0 && prog) {
+		snprintf(message, len, "another rank failed to start (see its message)");
+		program_free(prog);
+		prog = NULL;
+	}
+	return prog;
+}
+
 int main(int argc, const char **argv)
 {
 	const struct backend *be;
@@ -213,9 +285,13 @@ int main(int argc, const char **argv)
 	char message[600];
 	int status;
 
+	hold_closed_std_fds();
+	main_pid = getpid();
+	on_exit(check_stdout_at_exit, NULL);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	set_exit_hook(json_error_hook);
 	be = options_parse(argc, argv, &be_opt);
+	signals_catch_stop();	/* from here a stop signal is told and documented */
 	if (options.mpi)
 		mpi_start();
 	capture_begin(&cap);
@@ -225,23 +301,42 @@ int main(int argc, const char **argv)
 		program_free(prog);
 		prog = NULL;
 	}
-	if (prog && !options.check_loadfile && init_backend(be, be_opt) < 0) {
-		program_free(prog);
+	/* (a read a stop signal cut short is not told: the signal is) */
+	capture_end(&cap, message, sizeof(message), (!mpi_on() || mpi_rank() == 0) && !signals_parent_seen());
+	if (signals_parent_seen()) {
+		/* (a loadfile read it cut short failed for that reason) */
+		snprintf(message, sizeof(message), "stopped by signal %d (%s) before the run started",
+			 signals_parent_seen(), strsignal(signals_parent_seen()));
+		fprintf(stderr, "%s: %s\n", options.progname, message);
+		if (prog)
+			program_free(prog);
 		prog = NULL;
 	}
-	capture_end(&cap, message, sizeof(message), !mpi_on() || mpi_rank() == 0);
-	if (mpi_on() && mpi_agree(prog != NULL, message) < 0) {
-		/* a rank could not load or check: every rank stops */
-		if (prog) {
-			snprintf(message, sizeof(message), "another rank failed to start (see its message)");
+	prog = all_ranks_ok(prog, message, sizeof(message));
+	if (prog) {
+		int rc = 0;
+
+		capture_begin(&cap);
+		if (!options.check_loadfile && init_backend(be, be_opt, prog) < 0)
+			rc = -1;
+		capture_end(&cap, message, sizeof(message), !mpi_on() || mpi_rank() == 0);
+		if (rc < 0) {
 			program_free(prog);
 			prog = NULL;
 		}
+		prog = all_ranks_ok(prog, message, sizeof(message));
+	}
+	/* --mpi: every rank runs the same benchmark (rank 0 says how they
+	 * differ), before any client starts */
+	if (prog && mpi_on() && mpi_same(prog, be, message, sizeof(message)) < 0) {
+		program_free(prog);
+		prog = NULL;
 	}
 	if (!prog) {
-		run_exit_hook(EXIT_USAGE, message);
+		status = signals_parent_seen() ? 128 + signals_parent_seen() : EXIT_USAGE;
+		run_exit_hook(status, message);
 		mpi_finish();
-		return EXIT_USAGE;
+		return status;
 	}
 	if (options.check_loadfile) {
 		set_exit_hook(NULL);	/* not a run: no document */
@@ -277,7 +372,7 @@ int main(int argc, const char **argv)
 			run_set_rank_header(stdout, false);
 			run_set_rank_lines(stdout, &set, 0);
 		}
-		status = set.status;
+		status = set.status = stdout_status(set.status);
 		if (options.json && set.nruns &&
 		    run_set_write_json(&set, options.json, options.stdout_fd) < 0 && status == 0)
 			status = EXIT_RUN_FAILED;

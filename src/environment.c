@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,31 +165,45 @@ int environment_find_mount(struct environment *env, const char *mountinfo, const
 	return found;
 }
 
+/* The directory -D names: opened once, and every fact read from that one
+ * descriptor (its path, its file system, its device), so that they all
+ * describe the same directory even if the name changes meanwhile. */
 static void directory_collect(struct environment *env, const char *dir)
 {
-	char real[PATH_MAX], dev[32], magic[32], *mountinfo;
+	char fdpath[64], real[PATH_MAX], dev[32], magic[32], *mountinfo = NULL;
 	struct statfs sfs;
 	struct stat st;
+	ssize_t n;
+	int fd;
 
-	if (!realpath(dir, real))
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
 		return;
+	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
+	n = readlink(fdpath, real, sizeof(real) - 1);
+	if (n > 0)
+		real[n] = '\0';
+	else if (!realpath(dir, real))	/* no /proc */
+		goto out;
+	if (real[0] != '/')
+		goto out;	/* removed meanwhile */
 	env->directory = xstrdup(real);
-	if (statfs(real, &sfs) == 0) {
+	if (fstatfs(fd, &sfs) == 0) {
 		snprintf(magic, sizeof(magic), "0x%llx", (unsigned long long)sfs.f_type);
 		env->fs_magic = xstrdup(magic);
 	}
 	mountinfo = read_text("/proc/self/mountinfo");
 	if (!mountinfo)
-		return;
-	if (stat(real, &st) == 0) {
+		goto out;
+	if (fstat(fd, &st) == 0) {
 		snprintf(dev, sizeof(dev), "%u:%u", major(st.st_dev), minor(st.st_dev));
-		if (environment_find_mount(env, mountinfo, real, dev) == 0) {
-			free(mountinfo);
-			return;
-		}
+		if (environment_find_mount(env, mountinfo, real, dev) == 0)
+			goto out;
 	}
 	environment_find_mount(env, mountinfo, real, NULL);
+out:
 	free(mountinfo);
+	close(fd);
 }
 
 /* Append a name and its value to a list of n. */

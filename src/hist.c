@@ -42,6 +42,17 @@ void hist_total_add(struct hist_total *t, const struct hist *h)
 	t->n += n;
 }
 
+void hist_total_add64(struct hist_total *t, const struct hist64 *h)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < HIST_BUCKETS; i++) {
+		t->count[i] += h->count[i];
+		n += h->count[i];
+	}
+	t->n += n;
+}
+
 void hist_total_merge(struct hist_total *t, const struct hist_total *o)
 {
 	for (unsigned i = 0; i < HIST_BUCKETS; i++)

@@ -25,6 +25,13 @@ struct hist {
 	uint32_t count[HIST_BUCKETS];
 };
 
+/* A histogram that does not wrap: 64-bit counters, for a client's count
+ * of every op in all phases (slot.every), which a null run would take past
+ * 2^32 in one bucket in about an hour. */
+struct hist64 {
+	uint64_t count[HIST_BUCKETS];
+};
+
 /* A merged histogram: 64-bit counters and the total. */
 struct hist_total {
 	uint64_t count[HIST_BUCKETS];
@@ -49,11 +56,17 @@ static inline void hist_add(struct hist *h, uint64_t ns)
 	h->count[hist_index(ns)]++;
 }
 
+static inline void hist64_add(struct hist64 *h, uint64_t ns)
+{
+	h->count[hist_index(ns)]++;
+}
+
 /* The smallest value of bucket i, and its width (ns). */
 uint64_t hist_bucket_low(unsigned i);
 uint64_t hist_bucket_width(unsigned i);
 
 void hist_total_add(struct hist_total *t, const struct hist *h);
+void hist_total_add64(struct hist_total *t, const struct hist64 *h);
 void hist_total_merge(struct hist_total *t, const struct hist_total *o);
 /* Subtract an earlier snapshot (for per-interval figures). */
 void hist_total_sub(struct hist_total *t, const struct hist_total *earlier);

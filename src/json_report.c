@@ -22,13 +22,17 @@
 #include <inttypes.h>
 #include <jansson.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "json_report.h"
+#include "outfile.h"
 #include "results.h"
 #include "util.h"
 
@@ -398,66 +402,51 @@ json_t *results_to_json(const struct results *r)
 	return doc;
 }
 
-static mode_t current_umask(void)
-{
-	mode_t m = umask(0);
-
-	umask(m);
-	return m;
-}
-
 /* Write doc to path ('-': stdout_fd, or stdout).  A file is written whole
- * or not at all: to a temporary file beside it, then renamed over it, so a
- * reader never sees half a document or the previous run's.  Takes doc. */
+ * or not at all: a new file beside it renamed over it, so a reader never
+ * sees half a document or the previous run's, and never through a symbolic
+ * link at its name (outfile.h).  Takes doc. */
 int json_write_document(json_t *doc, const char *path, int stdout_fd, bool quiet)
 {
-	bool to_stdout = strcmp(path, "-") == 0, in_place = false;
-	char tmp[PATH_MAX];
-	struct stat st;
-	FILE *f;
+	bool to_stdout = strcmp(path, "-") == 0;
+	struct outfile out = { .fd = -1, .dirfd = -1 };
+	char why[PATH_MAX + 128];
+	FILE *f = NULL;
 	int rc = 0, fd;
 
-	/* only a regular file (or a new one) is replaced: a device, a FIFO or
-	 * a symlink (/dev/stdout, /dev/full, a pipe) is written in place */
-	if (!to_stdout && lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		in_place = true;
 	if (to_stdout) {
-		f = fdopen(stdout_fd >= 0 ? stdout_fd : dup(STDOUT_FILENO), "w");
-	} else if (in_place) {
-		f = fopen(path, "w");
-	} else {
-		if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp)) {
-			errno = ENAMETOOLONG;
-			fd = -1;
-		} else {
-			fd = mkstemp(tmp);
-		}
+		fd = stdout_fd >= 0 ? stdout_fd : dup(STDOUT_FILENO);
 		f = fd >= 0 ? fdopen(fd, "w") : NULL;
-		if (fd >= 0 && !f) {
-			close(fd);
-			unlink(tmp);
+		snprintf(why, sizeof(why), "%s", strerror(errno));
+	} else if (outfile_open(&out, path, false, why, sizeof(why)) == 0) {
+		f = fdopen(out.fd, "w");
+		if (!f) {
+			snprintf(why, sizeof(why), "%s", strerror(errno));
+			outfile_abort(&out, false);
 		}
 	}
 	if (!f) {
 		if (!quiet)
-			warnx_("--json %s: cannot open: %s", path, strerror(errno));
+			warnx_("--json %s: cannot open: %s", path, why);
 		json_decref(doc);
 		return -1;
 	}
-	if (!to_stdout && !in_place)
-		fchmod(fileno(f), 0666 & ~current_umask());
 	if (json_dumpf(doc, f, JSON_FLAGS) < 0 || fputc('\n', f) == EOF || fflush(f) != 0)
 		rc = -1;
 	if (fclose(f) != 0)
 		rc = -1;
-	if (!to_stdout && !in_place && rc == 0 && rename(tmp, path) < 0)
-		rc = -1;
-	if (rc < 0) {
-		if (!quiet)
-			warnx_("--json %s: write error: %s", path, strerror(errno));
-		if (!to_stdout && !in_place)
-			unlink(tmp);
+	if (!to_stdout) {
+		int e = errno;
+
+		if (rc == 0) {
+			rc = outfile_commit(&out, true);
+		} else {
+			outfile_abort(&out, true);
+			errno = e;
+		}
 	}
+	if (rc < 0 && !quiet)
+		warnx_("--json %s: write error: %s", path, strerror(errno));
 	json_decref(doc);
 	return rc;
 }
@@ -569,7 +558,41 @@ static char *get_str(struct reader *rd, const json_t *obj, const char *key)
 	return xstrdup(v ? json_string_value(v) : "");
 }
 
-static void read_total(struct reader *rd, const json_t *obj, struct op_total *t)
+/*
+ * Figures no run can produce: dbench counts every op once in the count, the
+ * histogram and the decades; a mismatch or an error is an op; an op has a
+ * latency between the smallest and the largest.  A document that says
+ * otherwise was edited or broken, and no figure derived from it is one.
+ */
+static void check_total(struct reader *rd, const char *what, const struct op_total *t)
+{
+	uint64_t decades = 0;
+
+	for (int i = 0; i < DECADES; i++)
+		decades += t->decade[i];
+	if (t->hist.n != t->count)
+		bad(rd, "%s: %llu ops, but its histogram holds %llu", what,
+		    (unsigned long long)t->count, (unsigned long long)t->hist.n);
+	else if (decades != t->count)
+		bad(rd, "%s: %llu ops, but its decades hold %llu", what, (unsigned long long)t->count,
+		    (unsigned long long)decades);
+	else if (t->mismatches > t->count || t->errors > t->count)
+		bad(rd, "%s: more mismatches or errors (%llu, %llu) than ops (%llu)", what,
+		    (unsigned long long)t->mismatches, (unsigned long long)t->errors,
+		    (unsigned long long)t->count);
+	else if (!isfinite(t->sumsq_ns) || t->sumsq_ns < 0)
+		bad(rd, "%s: \"sumsq_ns\" is %g, not a sum of squares", what, t->sumsq_ns);
+	else if (!t->count && (t->bytes || t->total_ns || t->max_ns || t->sumsq_ns))
+		bad(rd, "%s: no op, but bytes or latencies", what);
+	else if (t->count && (t->min_ns > t->max_ns ||
+			      (unsigned __int128)t->min_ns * t->count > t->total_ns ||
+			      (unsigned __int128)t->max_ns * t->count < t->total_ns))
+		bad(rd, "%s: the latencies do not add up (min %llu ns, max %llu ns, %llu ops, sum %llu ns)",
+		    what, (unsigned long long)t->min_ns, (unsigned long long)t->max_ns,
+		    (unsigned long long)t->count, (unsigned long long)t->total_ns);
+}
+
+static void read_total(struct reader *rd, const json_t *obj, struct op_total *t, const char *what)
 {
 	const json_t *decades = member(rd, obj, "decades", JSON_ARRAY);
 	const json_t *hist = member(rd, obj, "histogram", JSON_ARRAY);
@@ -619,6 +642,7 @@ static void read_total(struct reader *rd, const json_t *obj, struct op_total *t)
 		t->hist.count[index] += (uint64_t)count;
 		t->hist.n += (uint64_t)count;
 	}
+	check_total(rd, what, t);
 }
 
 static void read_identity(struct reader *rd, const json_t *doc, struct results_identity *id)
@@ -706,13 +730,13 @@ static void read_ops(struct reader *rd, struct results *r, const json_t *ops)
 			return;
 		}
 		r->op[i].id = id;
-		read_total(rd, v, &r->op[i].total);
+		read_total(rd, v, &r->op[i].total, json_string_value(name));
 	}
 }
 
 /* Per-client operations: the same ops as the results', in order. */
-static void read_client_ops(struct reader *rd, const struct results *r, const json_t *ops,
-			    struct op_total *tot)
+static void read_client_ops(struct reader *rd, const struct results *r, int client,
+			    const json_t *ops, struct op_total *tot)
 {
 	const json_t *v;
 	size_t i;
@@ -721,8 +745,12 @@ static void read_client_ops(struct reader *rd, const struct results *r, const js
 		bad(rd, "a client's operations are not the run's");
 		return;
 	}
-	json_array_foreach(ops, i, v)
-		read_total(rd, v, &tot[i]);
+	json_array_foreach(ops, i, v) {
+		char what[160];
+
+		snprintf(what, sizeof(what), "client %d: %s", client, results_op_name(r, (unsigned)i));
+		read_total(rd, v, &tot[i], what);
+	}
 }
 
 static void read_per_client(struct reader *rd, struct results *r, const json_t *arr)
@@ -748,7 +776,7 @@ static void read_per_client(struct reader *rd, struct results *r, const json_t *
 		c->bytes = get_u64(rd, v, "bytes");
 		c->passes = get_u64(rd, v, "passes");
 		c->op = xcalloc(r->nops ? r->nops : 1, sizeof(*c->op));
-		read_client_ops(rd, r, member(rd, v, "operations", JSON_ARRAY), c->op);
+		read_client_ops(rd, r, c->client, member(rd, v, "operations", JSON_ARRAY), c->op);
 	}
 }
 
@@ -792,12 +820,12 @@ static void read_results(struct reader *rd, struct results *r, const json_t *res
 	results_regroup(r);
 	v = json_object_get(res, "schedule_lag");
 	if (json_is_object(v))
-		read_total(rd, v, &r->lag);
+		read_total(rd, v, &r->lag, "schedule_lag");
 	else
 		op_total_init(&r->lag);
 	v = json_object_get(res, "response_from_schedule");
 	if (json_is_object(v))
-		read_total(rd, v, &r->response);
+		read_total(rd, v, &r->response, "response_from_schedule");
 	else
 		op_total_init(&r->response);
 	r->mismatches_all = get_u64(rd, res, "mismatches_all_phases");
@@ -826,6 +854,54 @@ static void read_results(struct reader *rd, struct results *r, const json_t *res
 	r->resources.sys_ns = get_u64(rd, resources, "system_cpu_ns");
 	r->resources.net_sent = get_u64(rd, resources, "network_bytes_sent");
 	r->resources.net_received = get_u64(rd, resources, "network_bytes_received");
+}
+
+/* A summary figure of the document that must be the one derived from the
+ * operations (absent in no document of dbench's; checked if present). */
+static void check_summary(struct reader *rd, const json_t *res, const char *key, uint64_t derived)
+{
+	const json_t *v = json_object_get(res, key);
+
+	if (json_is_integer(v) && json_integer_value(v) < 0)
+		bad(rd, "\"%s\" is negative", key);
+	else if (v && (!json_is_integer(v) || (uint64_t)json_integer_value(v) != derived))
+		bad(rd, "\"%s\" is not the sum of the operations' (%llu)", key,
+		    (unsigned long long)derived);
+}
+
+/* The whole run's figures: what check_total says of one total, of all. */
+static void check_results(struct reader *rd, const struct results *r, const json_t *res)
+{
+	const struct results_identity *id = &r->id;
+
+	check_summary(rd, res, "ops", r->all.count);
+	check_summary(rd, res, "bytes", r->all.bytes);
+	check_summary(rd, res, "mismatches", r->all.mismatches);
+	check_summary(rd, res, "errors", r->all.errors);
+	if (rd->failed)
+		return;
+	if (!id->window_ns && r->all.count)
+		bad(rd, "%llu ops in a zero-length measured window", (unsigned long long)r->all.count);
+	else if (r->mismatches_all < r->all.mismatches)
+		bad(rd, "fewer mismatches in all phases (%llu) than in the measured window (%llu)",
+		    (unsigned long long)r->mismatches_all, (unsigned long long)r->all.mismatches);
+	else if (r->resources.ops < r->all.count)
+		bad(rd, "fewer ops in all phases (%llu) than in the measured window (%llu)",
+		    (unsigned long long)r->resources.ops, (unsigned long long)r->all.count);
+	else if (!isfinite(id->nbscale) || id->nbscale <= 0)
+		bad(rd, "\"nbscale\" is %g, not a positive number", id->nbscale);
+	else if (!isfinite(id->target_rate) || id->target_rate < 0)
+		bad(rd, "\"target_rate_mb_per_sec\" is %g, not a rate", id->target_rate);
+	else if (r->idle_clients < 0 || r->idle_clients > id->clients || r->nfailures > id->clients)
+		bad(rd, "more idle or failed clients (%d, %d) than clients (%d)", r->idle_clients,
+		    r->nfailures, id->clients);
+	for (int i = 0; i < r->nfailures && !rd->failed; i++)
+		if (r->failures[i].client < 0 || r->failures[i].client >= id->clients)
+			bad(rd, "a failure of client %d, of %d clients", r->failures[i].client, id->clients);
+	for (size_t i = 0; i < r->nseries && !rd->failed; i++)
+		if (r->series[i].clients < 0 || r->series[i].clients > id->clients)
+			bad(rd, "second %llu of the series: %d clients, of %d",
+			    (unsigned long long)r->series[i].second + 1, r->series[i].clients, id->clients);
 }
 
 int results_from_json(struct results *r, const json_t *doc, char *err, size_t errlen)
@@ -859,6 +935,8 @@ int results_from_json(struct results *r, const json_t *doc, char *err, size_t er
 		read_per_client(&rd, r, v);
 	if (!rd.failed)
 		read_series(&rd, r, member(&rd, doc, "series", JSON_ARRAY));
+	if (!rd.failed)
+		check_results(&rd, r, json_object_get(doc, "results"));
 out:
 	if (!rd.failed)
 		return 0;
@@ -866,16 +944,115 @@ out:
 	return -1;
 }
 
+/* ---- reading a document from a path ---- */
+
+/* The file json_read_document reads, for jansson's callback. */
+struct doc_source {
+	int fd;
+	bool fifo;		/* a FIFO or pipe */
+	bool hup;		/* a writer came and went (poll said POLLHUP) */
+	bool data;		/* some byte was read */
+	uint64_t total;		/* bytes read */
+	int err;		/* errno of a failed read, or 0 */
+	bool no_writer;		/* a FIFO nobody opened for FIFO_WRITER_WAIT_MS */
+	bool too_big;		/* more than DOCUMENT_MAX_BYTES */
+};
+
+/*
+ * jansson's read callback.  A FIFO is opened without blocking, so read()
+ * tells its two states apart: EAGAIN, a writer has it open (wait for it as
+ * long as it takes: a slow writer is still a writer); 0 before any byte,
+ * nobody has opened it (wait FIFO_WRITER_WAIT_MS for one, then give up).
+ */
+static size_t doc_read(void *buf, size_t len, void *arg)
+{
+	struct doc_source *src = arg;
+	uint64_t waited_from = now_ns();
+
+	for (;;) {
+		struct pollfd p = { .fd = src->fd, .events = POLLIN };
+		ssize_t n = read(src->fd, buf, len);
+		int timeout = -1;
+
+		if (n > 0) {
+			src->data = true;
+			src->total += (uint64_t)n;
+			if (src->total > DOCUMENT_MAX_BYTES) {
+				src->too_big = true;
+				return (size_t)-1;
+			}
+			return (size_t)n;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno != EAGAIN) {
+			src->err = errno;
+			return (size_t)-1;
+		}
+		if (n == 0 && (!src->fifo || src->hup || src->data))
+			return 0;	/* the end */
+		if (n == 0) {
+			uint64_t waited = (now_ns() - waited_from) / NSEC_PER_MSEC;
+
+			if (waited >= FIFO_WRITER_WAIT_MS) {
+				src->no_writer = true;
+				return (size_t)-1;
+			}
+			timeout = (int)(FIFO_WRITER_WAIT_MS - waited);
+		}
+		if (poll(&p, 1, timeout) > 0 && (p.revents & (POLLHUP | POLLERR)))
+			src->hup = true;
+	}
+}
+
+json_t *json_read_document(const char *path, size_t flags, char *err, size_t errlen)
+{
+	struct doc_source src = { .fd = -1 };
+	json_error_t jerr;
+	struct stat st;
+	json_t *doc;
+
+	src.fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (src.fd < 0) {
+		snprintf(err, errlen, "cannot read it: %s", strerror(errno));
+		return NULL;
+	}
+	if (fstat(src.fd, &st) < 0) {
+		snprintf(err, errlen, "cannot read it: %s", strerror(errno));
+		close(src.fd);
+		return NULL;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "is a directory, not a document");
+		close(src.fd);
+		return NULL;
+	}
+	src.fifo = S_ISFIFO(st.st_mode);
+	doc = json_load_callback(doc_read, &src, flags, &jerr);
+	close(src.fd);
+	if (doc)
+		return doc;
+	if (src.no_writer)
+		snprintf(err, errlen, "a FIFO that nobody opened for writing in %d s", FIFO_WRITER_WAIT_MS / 1000);
+	else if (src.too_big)
+		snprintf(err, errlen, "more than %llu MiB: not a document of dbench's",
+			 (unsigned long long)(DOCUMENT_MAX_BYTES >> 20));
+	else if (src.err)
+		snprintf(err, errlen, "cannot read it: %s", strerror(src.err));
+	else
+		snprintf(err, errlen, "not JSON (line %d: %s)", jerr.line, jerr.text);
+	return NULL;
+}
+
 int results_read_json(struct results *r, const char *path, char *err, size_t errlen)
 {
-	json_error_t jerr;
-	json_t *doc = json_load_file(path, 0, &jerr);
 	char why[200];
+	json_t *doc = json_read_document(path, 0, why, sizeof(why));
 	int rc;
 
 	memset(r, 0, sizeof(*r));
 	if (!doc) {
-		snprintf(err, errlen, "%s:%d: %s", path, jerr.line, jerr.text);
+		snprintf(err, errlen, "%s: %s", path, why);
 		return -1;
 	}
 	rc = results_from_json(r, doc, why, sizeof(why));

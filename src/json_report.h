@@ -40,6 +40,16 @@ int results_write_error_json(const char *path, int stdout_fd, const char *progna
  * Returns 0, or -1 (after a message unless quiet). */
 int json_write_document(json_t *doc, const char *path, int stdout_fd, bool quiet);
 
+/* Read a JSON document (jansson's flags) from path: a file, or a FIFO or
+ * pipe, never blocking on one that nobody writes to (waits
+ * FIFO_WRITER_WAIT_MS for a writer to open it, as long as it takes for one
+ * that has).  NULL with a one-line reason in err (without the path): cannot
+ * read it (why), is a directory, a FIFO nobody writes to, over
+ * DOCUMENT_MAX_BYTES, not JSON (where). */
+#define FIFO_WRITER_WAIT_MS 5000
+#define DOCUMENT_MAX_BYTES (1ULL << 30)
+json_t *json_read_document(const char *path, size_t flags, char *err, size_t errlen);
+
 /* Read a document from a file into r; 0, or -1 with a reason in err. */
 int results_read_json(struct results *r, const char *path, char *err, size_t errlen);
 

@@ -20,19 +20,21 @@
 
 /* ---- the tables ---- */
 
-static void table_head(FILE *out, const char *what)
+static void table_head(FILE *out, int width, const char *what)
 {
-	fprintf(out, " %-13s %9s %6s %8s %8s %8s %8s %8s %8s %8s %8s %8s %6s\n", what, "Count", "%",
-		"Min", "Median", "Avg", "p90", "p99", "p99.9", "Max", "StdDev", "Mismatch", "Errors");
+	fprintf(out, " %-*s %9s %6s %8s %8s %8s %8s %8s %8s %8s %8s %8s %6s\n",
+		width, what, "Count", "%", "Min", "Median", "Avg", "p90", "p99", "p99.9", "Max", "StdDev",
+		"Mismatch", "Errors");
 }
 
-static void table_row(FILE *out, const char *name, const struct op_total *t, uint64_t all_ops)
+static void table_row(FILE *out, int width, const char *name, const struct op_total *t,
+		      uint64_t all_ops)
 {
 	struct latency_figures f;
 
 	latency_figures(t, all_ops, &f);
-	fprintf(out, " %-13s %9llu %6.2f %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f %8llu %6llu\n",
-		name, (unsigned long long)f.count, f.percent, f.min / 1e6, f.median / 1e6,
+	fprintf(out, " %-*s %9llu %6.2f %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f %8llu %6llu\n",
+		width, name, (unsigned long long)f.count, f.percent, f.min / 1e6, f.median / 1e6,
 		f.avg / 1e6, f.p90 / 1e6, f.p99 / 1e6, f.p999 / 1e6, f.max / 1e6, f.stddev / 1e6,
 		(unsigned long long)t->mismatches, (unsigned long long)t->errors);
 }
@@ -73,32 +75,33 @@ void latency_report(FILE *out, const struct results *t)
 {
 	uint64_t all = t->all.count;
 	bool paced = t->id.paced && t->lag.count;
+	int w = results_op_label_width(t) + 1;
 
 	fprintf(out, "%s times in ms, measured window:\n", paced ? "Service" : "Response");
-	table_head(out, "Operation");
+	table_head(out, w, "Operation");
 	for (unsigned k = 0; k < t->nops; k++)
 		if (t->op[k].total.count)
-			table_row(out, results_op_name(t, k), &t->op[k].total, all);
+			table_row(out, w, results_op_label(t, k), &t->op[k].total, all);
 	fprintf(out, "\n");
-	table_head(out, "Group");
+	table_head(out, w, "Group");
 	for (int g = 0; g < GROUP_COUNT; g++)
 		if (t->group[g].count)
-			table_row(out, group_name[g], &t->group[g], all);
-	table_row(out, "All", &t->all, all);
+			table_row(out, w, group_name[g], &t->group[g], all);
+	table_row(out, w, "All", &t->all, all);
 	fprintf(out, "\n");
 
 	if (paced) {
 		fprintf(out, "Paced run: schedule lag (start minus scheduled start) and response time\n"
 			     "(end minus scheduled start = lag + service time), in ms:\n");
-		table_head(out, "");
-		table_row(out, "Lag", &t->lag, t->lag.count);
-		table_row(out, "Response", &t->response, t->response.count);
+		table_head(out, w, "");
+		table_row(out, w, "Lag", &t->lag, t->lag.count);
+		table_row(out, w, "Response", &t->response, t->response.count);
 		fprintf(out, "\n");
 	}
 
 	fprintf(out, "Distribution by decade per operation: count, %%, cumulative %%:\n");
 	for (unsigned k = 0; k < t->nops; k++)
-		distribution(out, results_op_name(t, k), &t->op[k].total);
+		distribution(out, results_op_label(t, k), &t->op[k].total);
 	fprintf(out, "\nDistribution by decade per group:\n");
 	for (int g = 0; g < GROUP_COUNT; g++)
 		distribution(out, group_name[g], &t->group[g]);

@@ -41,10 +41,26 @@ struct token {
 };
 
 /* Open-addressing map from a 64-bit key to a dense index. */
+/* A path whose first component holds a random string, and the line of
+ * its first use (random_roots()). */
+struct random_use {
+	uint32_t path;		/* index in program.paths */
+	uint64_t line;
+};
+
+/* An error message, kept until the end so that they are printed in line
+ * order (a LOOP without ENDLOOP is found at the end of the file). */
+struct parse_error {
+	uint64_t line;
+	char msg[512];
+};
+
 struct parser {
 	const char *name;	/* file name for messages */
 	FILE *errors;
 	int nerrors;
+	struct parse_error shown_err[MAX_ERRORS]; /* the first lines' errors, in line order */
+	int nshown_err;
 	uint64_t lineno;
 	struct program *prog;
 	size_t cap_ops, cap_paths, cap_pool, cap_exprs;
@@ -57,6 +73,8 @@ struct parser {
 	int repeat_open;	/* a REPEAT waits for its op */
 	bool randstr_defined[MAX_RANDSTR];
 	bool roots_full;	/* the top-level name limit was reported */
+	struct random_use *random_uses; /* paths whose first component is random */
+	uint32_t nrandom_uses;
 	uint64_t mem;		/* bytes the program's arrays take */
 	uint64_t max_mem;	/* and the most they may take */
 	jmp_buf bail;		/* out of memory or over max_mem: give up */
@@ -66,18 +84,36 @@ struct parser {
 static void perror_at(struct parser *ps, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* Keep the error (the MAX_ERRORS of the earliest lines are printed, by
+ * print_errors, in line order). */
 static void perror_at(struct parser *ps, const char *fmt, ...)
 {
-	char msg[512];
+	struct parse_error *e = ps->shown_err;
+	int at = ps->nshown_err;
 	va_list ap;
 
 	ps->nerrors++;
-	if (ps->nerrors > MAX_ERRORS)
+	while (at > 0 && e[at - 1].line > ps->lineno)
+		at--;
+	if (at == MAX_ERRORS)
 		return;
+	if (ps->nshown_err < MAX_ERRORS)
+		ps->nshown_err++;
+	memmove(&e[at + 1], &e[at], (size_t)(ps->nshown_err - 1 - at) * sizeof(*e));
+	e[at].line = ps->lineno;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	vsnprintf(e[at].msg, sizeof(e[at].msg), fmt, ap);
 	va_end(ap);
-	fprintf(ps->errors, "%s:%llu: %s\n", ps->name, (unsigned long long)ps->lineno, msg);
+}
+
+static void print_errors(struct parser *ps)
+{
+	for (int i = 0; i < ps->nshown_err; i++)
+		fprintf(ps->errors, "%s:%llu: %s\n", ps->name, (unsigned long long)ps->shown_err[i].line,
+			ps->shown_err[i].msg);
+	if (ps->nerrors > MAX_ERRORS)
+		fprintf(ps->errors, "%s: ... and %d more errors\n", ps->name, ps->nerrors - MAX_ERRORS);
+	ps->nshown_err = 0;
 }
 
 /* Quoted input for a message: in quotes q, cut to SHOWN_MAX bytes with
@@ -169,7 +205,7 @@ static uint32_t pool_add(struct parser *ps, const char *s, size_t len)
 	return off;
 }
 
-static void note_roots(struct parser *ps, const char *s, size_t len);
+static void note_roots(struct parser *ps, uint32_t path, const char *s, size_t len);
 
 static uint32_t path_intern(struct parser *ps, const char *s, size_t len, uint16_t flags)
 {
@@ -190,7 +226,7 @@ static uint32_t path_intern(struct parser *ps, const char *s, size_t len, uint16
 		.len = (uint16_t)len,
 		.flags = flags,
 	};
-	note_roots(ps, s, len);
+	note_roots(ps, prog->npaths, s, len);
 	return prog->npaths++;
 }
 
@@ -846,14 +882,14 @@ out:
 
 /* ---- roots: what the run creates, for cleanup ---- */
 
-/* Add a root to a list of at most MAX_ROOTS (so the search is short);
- * false if it is new and the list is full. */
-static bool add_root(char ***list, uint32_t *n, const char *s, size_t len)
+/* Add a root to a list of at most max (so the search is short); false if
+ * it is new and the list is full. */
+static bool add_root(char ***list, uint32_t *n, uint32_t max, const char *s, size_t len)
 {
 	for (uint32_t i = 0; i < *n; i++)
 		if (strlen((*list)[i]) == len && memcmp((*list)[i], s, len) == 0)
 			return true;
-	if (*n == MAX_ROOTS)
+	if (*n == max)
 		return false;
 	*list = xrealloc(*list, (*n + 1) * sizeof(**list));
 	(*list)[*n] = xmalloc(len + 1);
@@ -867,7 +903,9 @@ static bool add_root(char ***list, uint32_t *n, const char *s, size_t len)
  * Client roots: the prefix of a path up to and including its first client
  * component ("clients/<client>"), removed by each client at the end.
  * Shared roots: the first component of paths that do not start in a client
- * root ("clients"), removed at the very end if the run created them.
+ * root ("clients"), removed at the very end if the run created them; when
+ * that component holds a random string, every name it can make (see
+ * random_roots()).
  */
 static bool covers(const char *tree, const char *root)
 {
@@ -876,27 +914,290 @@ static bool covers(const char *tree, const char *root)
 	return strncmp(tree, root, n) == 0 && (root[n] == '\0' || root[n] == '/' || n == 0);
 }
 
+/* The first client component marker of a template in s[0..len): the
+ * byte after a PATH_RANDSTR is its slot number, not a marker. */
+static const char *client_marker(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == PATH_CLIENT)
+			return s + i;
+		if (s[i] == PATH_RANDSTR)
+			i++;
+	}
+	return NULL;
+}
+
 /* The roots of a path seen for the first time, at the line that uses it:
  * so crossing the limit names that line. */
-static void note_roots(struct parser *ps, const char *s, size_t len)
+static void note_roots(struct parser *ps, uint32_t path, const char *s, size_t len)
 {
 	struct program *prog = ps->prog;
 	const char *slash = memchr(s, '/', len);
 	size_t first = slash ? (size_t)(slash - s) : len;
-	const char *c = memchr(s, PATH_CLIENT, len);
+	const char *c = client_marker(s, len);
 	bool ok = true;
 
 	if (len == 0 || ps->roots_full)
 		return;
-	if (c)
-		ok = add_root(&prog->client_roots, &prog->nclient_roots, s, (size_t)(c - s) + 1);
+	if (c && !memchr(s, PATH_RANDSTR, (size_t)(c - s)))	/* else a random root covers it */
+		ok = add_root(&prog->client_roots, &prog->nclient_roots, MAX_ROOTS, s, (size_t)(c - s) + 1);
 	if (ok && !(c && c == s) && !memchr(s, PATH_RANDSTR, first))
-		ok = add_root(&prog->shared_roots, &prog->nshared_roots, s, first);
+		ok = add_root(&prog->shared_roots, &prog->nshared_roots, MAX_ROOTS, s, first);
 	if (!ok) {
 		perror_at(ps, "more than %d distinct top-level names; put the files under a directory such as \\clients\\client1",
 			  MAX_ROOTS);
 		ps->roots_full = true;
+		return;
 	}
+	if (memchr(s, PATH_RANDSTR, first) && !(c && c < s + first)) {
+		ps->random_uses = xrealloc(ps->random_uses,
+					   (ps->nrandom_uses + 1) * sizeof(*ps->random_uses));
+		ps->random_uses[ps->nrandom_uses++] = (struct random_use){ path, ps->lineno };
+	}
+}
+
+/* ---- random roots ---- */
+
+/*
+ * A path whose first component holds a random string (upstream's
+ * nfs_2.load: RANDOMSTRING 1 "/test[0-9][0-9].file", then CREATE3 $1) makes
+ * names at the share root that no literal root covers.  Every name it can
+ * make -- its random strings taking every value of every pattern given to
+ * their slots, and "" (a slot no RANDOMSTRING has set yet), normalized as
+ * the client normalizes them -- becomes a shared root: looked for before
+ * the run, removed after it when the run made it.  Bounded: a path that can
+ * make more names than can be looked for is refused.
+ */
+#define MAX_RANDOM_EXPANSIONS 65536	/* values tried for one path */
+
+/* One pattern taken apart: the choices for each character it makes. */
+struct rs_pattern {
+	uint16_t nchars;
+	uint16_t nchoices[63];
+	char choice[63][256];
+	uint64_t values;	/* product of nchoices (capped) */
+};
+
+static void rs_parse(const char *pat, size_t len, struct rs_pattern *p)
+{
+	p->nchars = 0;
+	p->values = 1;
+	for (size_t i = 0; i < len && p->nchars < 63; i++) {
+		char members[256];
+		size_t m = 0;
+
+		if (pat[i] == '[') {
+			bool seen[256] = { false };
+			size_t all = randstr_set(pat, i, members, &i);
+
+			for (size_t k = 0; k < all; k++) {	/* each member once */
+				if (!seen[(unsigned char)members[k]]) {
+					seen[(unsigned char)members[k]] = true;
+					members[m++] = members[k];
+				}
+			}
+		} else {
+			members[m++] = pat[i];
+		}
+		if (!m)
+			continue;
+		memcpy(p->choice[p->nchars], members, m);
+		p->nchoices[p->nchars++] = (uint16_t)m;
+		p->values = MIN(p->values * m, (uint64_t)MAX_RANDOM_EXPANSIONS + 1);
+	}
+}
+
+/* The value of a pattern number idx (0 .. values-1) into out; its length. */
+static size_t rs_value(const struct rs_pattern *p, uint64_t idx, char *out)
+{
+	for (unsigned k = p->nchars; k-- > 0;) {
+		out[k] = p->choice[k][idx % p->nchoices[k]];
+		idx /= p->nchoices[k];
+	}
+	return p->nchars;
+}
+
+/* The values a slot can hold: "", then each pattern's. */
+#define MAX_RS_PATTERNS 64	/* distinct patterns of one slot looked at */
+struct rs_slot {
+	struct rs_pattern *pat;	/* taken apart */
+	const char *text[MAX_RS_PATTERNS]; /* as written */
+	size_t text_len[MAX_RS_PATTERNS];
+	uint32_t npat;
+	uint64_t values;	/* 1 + the patterns' values (capped) */
+};
+
+static size_t slot_value(const struct rs_slot *sl, uint64_t idx, char *out)
+{
+	if (idx-- == 0)
+		return 0;
+	for (uint32_t i = 0; i < sl->npat; i++) {
+		if (idx < sl->pat[i].values)
+			return rs_value(&sl->pat[i], idx, out);
+		idx -= sl->pat[i].values;
+	}
+	return 0;
+}
+
+/* A path template as the loadfile wrote it (client1, $N), for messages. */
+static const char *tpl_shown(struct parser *ps, uint32_t path)
+{
+	const struct path_tpl *t = &ps->prog->paths[path];
+	const char *tpl = ps->prog->pool + t->off;
+	char text[PATH_MAX];
+	size_t n = 0;
+
+	text[n++] = '\\';
+	for (size_t i = 0; i < t->len && n + 16 < sizeof(text); i++) {
+		if (tpl[i] == PATH_CLIENT)
+			n += (size_t)snprintf(text + n, sizeof(text) - n, "client1");
+		else if (tpl[i] == PATH_RANDSTR)
+			n += (size_t)snprintf(text + n, sizeof(text) - n, "$%d", tpl[++i]);
+		else
+			text[n++] = tpl[i] == '/' ? '\\' : tpl[i];
+	}
+	text[n] = '\0';
+	return shown(ps, '"', text, n);
+}
+
+/* The slots' values, for the slots the random roots use. */
+static void random_slots(struct parser *ps, struct rs_slot slots[MAX_RANDSTR])
+{
+	const struct program *prog = ps->prog;
+	bool need[MAX_RANDSTR] = { false };
+
+	for (uint32_t u = 0; u < ps->nrandom_uses; u++) {
+		const struct path_tpl *t = &prog->paths[ps->random_uses[u].path];
+		const char *tpl = prog->pool + t->off;
+
+		for (size_t i = 0; i < t->len; i++)
+			if (tpl[i] == PATH_RANDSTR)
+				need[(int)tpl[++i]] = true;
+	}
+	for (uint32_t i = 0; i < prog->nops; i++) {
+		const struct op *op = &prog->ops[i];
+		const char *text = prog->pool + op->num[1];
+		struct rs_slot *sl;
+		bool dup = false;
+
+		if (op->id != DIR_RANDOMSTRING || !need[op->num[0]])
+			continue;
+		sl = &slots[op->num[0]];
+		for (uint32_t k = 0; k < sl->npat && !dup; k++)	/* each pattern once */
+			dup = sl->text_len[k] == (size_t)op->num[2] &&
+			      memcmp(sl->text[k], text, (size_t)op->num[2]) == 0;
+		if (dup)
+			continue;
+		if (sl->npat == MAX_RS_PATTERNS) {
+			ps->lineno = op->line;
+			perror_at(ps, "RANDOMSTRING %d: more than %d patterns for a slot whose value starts a path at the share root; put the files under a directory such as \\clients\\client1",
+				  (int)op->num[0], MAX_RS_PATTERNS);
+			return;
+		}
+		sl->text[sl->npat] = text;
+		sl->text_len[sl->npat] = (size_t)op->num[2];
+		sl->pat = xrealloc(sl->pat, (sl->npat + 1) * sizeof(*sl->pat));
+		rs_parse(text, (size_t)op->num[2], &sl->pat[sl->npat++]);
+	}
+	for (int k = 0; k < MAX_RANDSTR; k++) {
+		slots[k].values = 1;
+		for (uint32_t i = 0; i < slots[k].npat; i++)
+			slots[k].values = MIN(slots[k].values + slots[k].pat[i].values,
+					      (uint64_t)MAX_RANDOM_EXPANSIONS + 1);
+	}
+}
+
+/* Every name one path can make at the share root becomes a shared root;
+ * false (said) if there are too many. */
+static bool random_path_roots(struct parser *ps, const struct random_use *use,
+			      const struct rs_slot slots[MAX_RANDSTR])
+{
+	struct program *prog = ps->prog;
+	const struct path_tpl *t = &prog->paths[use->path];
+	const char *tpl = prog->pool + t->off;
+	int used[MAX_RANDSTR], nused = 0;
+	uint64_t idx[MAX_RANDSTR] = { 0 }, total = 1;
+
+	/* the slots the path uses, each once */
+	for (size_t i = 0; i < t->len; i++) {
+		if (tpl[i] != PATH_RANDSTR)
+			continue;
+		int slot = tpl[++i];
+		bool seen = false;
+
+		for (int k = 0; k < nused; k++)
+			seen |= used[k] == slot;
+		if (!seen) {
+			used[nused++] = slot;
+			total = MIN(total * slots[slot].values, (uint64_t)MAX_RANDOM_EXPANSIONS + 1);
+		}
+	}
+	ps->lineno = use->line;
+	if (total > MAX_RANDOM_EXPANSIONS) {
+		perror_at(ps, "path %s: its first component is random and can take more than %d values, too many names at the share root to find and remove after the run; put the files under a directory such as \\clients\\client1",
+			  tpl_shown(ps, use->path), MAX_RANDOM_EXPANSIONS);
+		return false;
+	}
+	/* every combination of the slots' values, as an odometer */
+	for (;;) {
+		char value[MAX_RANDSTR][64], buf[PATH_MAX];
+		size_t vlen[MAX_RANDSTR], n = 0, fixed = SIZE_MAX, out;
+		int k;
+
+		for (k = 0; k < nused; k++)
+			vlen[k] = slot_value(&slots[used[k]], idx[k], value[k]);
+		for (size_t i = 0; i < t->len && n + 64 < sizeof(buf); i++) {
+			if (tpl[i] == PATH_RANDSTR) {
+				int slot = tpl[++i];
+
+				for (k = 0; used[k] != slot; k++)
+					;
+				if (fixed == SIZE_MAX) {	/* as client.c's expand_path */
+					fixed = n;
+					while (fixed > 0 && buf[fixed - 1] != '/')
+						fixed--;
+				}
+				memcpy(buf + n, value[k], vlen[k]);
+				n += vlen[k];
+			} else if (tpl[i] == PATH_CLIENT) {
+				memcpy(buf + n, "client0", 7);
+				n += 7;
+			} else {
+				buf[n++] = tpl[i];
+			}
+		}
+		out = path_normalize_tail(buf, fixed, n);
+		if (out != SIZE_MAX) {	/* else the client would stop there */
+			const char *slash = memchr(buf, '/', out);
+			size_t first = slash ? (size_t)(slash - buf) : out;
+
+			if (!add_root(&prog->shared_roots, &prog->nshared_roots, MAX_SHARED_ROOTS, buf,
+				      first)) {
+				perror_at(ps, "path %s: with the names its random first component can take, more than %d top-level names to find and remove after the run; put the files under a directory such as \\clients\\client1",
+					  tpl_shown(ps, use->path), MAX_SHARED_ROOTS);
+				return false;
+			}
+		}
+		for (k = 0; k < nused && ++idx[k] == slots[used[k]].values; k++)
+			idx[k] = 0;
+		if (k == nused)
+			return true;
+	}
+}
+
+static void random_roots(struct parser *ps)
+{
+	struct rs_slot slots[MAX_RANDSTR];
+
+	if (!ps->nrandom_uses)
+		return;
+	memset(slots, 0, sizeof(slots));
+	random_slots(ps, slots);
+	for (uint32_t u = 0; u < ps->nrandom_uses && !ps->nerrors; u++)
+		if (!random_path_roots(ps, &ps->random_uses[u], slots))
+			break;
+	for (int k = 0; k < MAX_RANDSTR; k++)
+		free(slots[k].pat);
 }
 
 /* Which roots a Deltree of the loadfile removes (and so remakes). */
@@ -912,7 +1213,7 @@ static void find_deltreed_roots(struct program *prog)
 		for (uint32_t r = 0; r < prog->nclient_roots; r++)
 			if (covers(tree, prog->client_roots[r]))
 				prog->client_root_deltreed |= 1ULL << r;
-		for (uint32_t r = 0; r < prog->nshared_roots; r++)
+		for (uint32_t r = 0; r < prog->nshared_roots && r < 64; r++)
 			if (covers(tree, prog->shared_roots[r]))
 				prog->shared_root_deltreed |= 1ULL << r;
 	}
@@ -966,8 +1267,10 @@ static struct program *compile_text(const char *name, const char *text, size_t l
 	sha256_hex(text, len, prog->sha256);
 	if (!checked && loadfile_check_text(name, text, len, &line, errors) < 0)
 		goto fail;
-	if (compile_lines(ps, text, len) < 0)
-		goto fail;	/* grow() said why */
+	if (compile_lines(ps, text, len) < 0) {
+		print_errors(ps);	/* with grow()'s why */
+		goto fail;
+	}
 	prog->lines = ps->lineno;
 	if (ps->repeat_open) {
 		perror_at(ps, "REPEAT at the end of the file has no operation to repeat");
@@ -986,8 +1289,9 @@ static struct program *compile_text(const char *name, const char *text, size_t l
 			goto fail;
 		}
 	}
-	if (ps->nerrors > MAX_ERRORS)
-		fprintf(errors, "%s: ... and %d more errors\n", name, ps->nerrors - MAX_ERRORS);
+	if (ps->nerrors == 0)
+		random_roots(ps);
+	print_errors(ps);
 	if (ps->nerrors)
 		goto fail;
 	for (int i = 0; i < OP_COUNT; i++)
@@ -1000,10 +1304,12 @@ static struct program *compile_text(const char *name, const char *text, size_t l
 	}
 	find_deltreed_roots(prog);
 	maps_free(ps);
+	free(ps->random_uses);
 	free(ps);
 	return prog;
 fail:
 	maps_free(ps);
+	free(ps->random_uses);
 	free(ps);
 	program_free(prog);
 	return NULL;
@@ -1045,26 +1351,26 @@ struct program *program_load(const char *filename, FILE *errors)
 	return program_load_max(filename, LOADFILE_MAX_DEFAULT, errors);
 }
 
+/* Each op the backend lacks, at its first line, in line order. */
 int program_check_backend(const struct program *prog, const struct backend *be, FILE *errors)
 {
+	bool said[OP_COUNT] = { false };
 	int bad = 0;
 
-	for (int id = 0; id < OP_COUNT; id++) {
-		if (!prog->count[id] || be->op[id])
-			continue;
-		const char *why = be->why_unsupported ? be->why_unsupported(id) : NULL;
+	for (uint32_t i = 0; i < prog->nops; i++) {
+		int id = prog->ops[i].id;
+		const char *why;
 
-		for (uint32_t i = 0; i < prog->nops; i++) {
-			if (prog->ops[i].id != id)
-				continue;
-			if (why)
-				fprintf(errors, "%s:%u: %s %s\n", prog->filename, prog->ops[i].line,
-					op_info[id].name, why);
-			else
-				fprintf(errors, "%s:%u: %s is not supported by the %s backend\n",
-					prog->filename, prog->ops[i].line, op_info[id].name, be->name);
-			break;
-		}
+		if (id >= OP_COUNT || be->op[id] || said[id])
+			continue;
+		said[id] = true;
+		why = be->why_unsupported ? be->why_unsupported(id) : NULL;
+		if (why)
+			fprintf(errors, "%s:%u: %s %s\n", prog->filename, prog->ops[i].line,
+				op_info[id].name, why);
+		else
+			fprintf(errors, "%s:%u: %s is not supported by the %s backend\n",
+				prog->filename, prog->ops[i].line, op_info[id].name, be->name);
 		bad = -1;
 	}
 	return bad;

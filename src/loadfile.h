@@ -43,8 +43,9 @@ int program_check_scsi_writes(const struct program *prog, bool allowed, FILE *er
 
 void program_free(struct program *prog);
 
-/* Find the default loadfile: ./client.txt, the installed one, the source
- * tree's.  Returns NULL if none exists. */
+/* Find the default loadfile: ./client.txt, then client.txt in data_dir()
+ * (paths.h: the installed one, or the build tree's).  Returns NULL if
+ * none exists. */
 const char *loadfile_default(void);
 
 #endif

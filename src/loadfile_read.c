@@ -1,6 +1,7 @@
 /*
  * loadfile_read.c - reading a loadfile from disk for the compiler in
- * loadfile.c: opening it (a FIFO waits a bounded time for its writer),
+ * loadfile.c: opening it (a FIFO waits a bounded time for a writer to
+ * open it, then as long as the writer takes),
  * reading it whole, gzip or plain, within the --max-loadfile bound and
  * refusing binary data as it comes; and finding the default loadfile.
  *
@@ -10,18 +11,22 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include "loadfile.h"
 #include "loadfile_read.h"
+#include "paths.h"
 #include "util.h"
 
-#define FIFO_WAIT_MS 5000	/* how long a FIFO may wait for its writer */
+#define FIFO_WAIT_MS 5000	/* how long a FIFO waits for a writer to open it */
 
 /* "256 MiB": a byte count for messages. */
 const char *loadfile_size_text(uint64_t n, char *buf, size_t len)
@@ -66,34 +71,64 @@ int loadfile_check_text(const char *name, const char *text, size_t len, uint64_t
 	return 0;
 }
 
-/* A FIFO opened without a writer would block for ever: open it without
- * blocking and wait a bounded time for input.  Returns the fd, or -1 after
- * a message. */
+static void on_fifo_timer(int sig)
+{
+	(void)sig;	/* only cuts the open short */
+}
+
+/*
+ * A FIFO: a writer has FIFO_WAIT_MS to open it (a FIFO nobody writes to
+ * would block the open for ever); once one has, it may take as long as it
+ * likes to write (a slow generator, `-c <(sleep 7; cat f)`): the reads
+ * block as cat's do, and a stop signal (Ctrl-C) cuts them short.  The open
+ * blocks until a writer comes, cut short by a timer signal (SIGRTMIN, which
+ * nothing else uses; not SIGALRM, which stops dbench).  An anonymous pipe
+ * has its writer already.  Returns the fd, or -1 after a message.
+ */
+static int open_fifo(const char *filename, FILE *errors)
+{
+	struct sigaction sa, old;
+	struct sigevent sev;
+	struct itimerspec its = { .it_value = { .tv_sec = FIFO_WAIT_MS / 1000,
+						.tv_nsec = FIFO_WAIT_MS % 1000 * 1000000L } };
+	timer_t timer;
+	int fd, e;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_fifo_timer;	/* no SA_RESTART: the open returns EINTR */
+	sigemptyset(&sa.sa_mask);
+	memset(&sev, 0, sizeof(sev));
+	sev.sigev_notify = SIGEV_SIGNAL;
+	sev.sigev_signo = SIGRTMIN;
+	if (sigaction(SIGRTMIN, &sa, &old) < 0 || timer_create(CLOCK_MONOTONIC, &sev, &timer) < 0) {
+		fprintf(errors, "%s: cannot wait for the FIFO's writer: %s\n", filename, strerror(errno));
+		return -1;
+	}
+	timer_settime(timer, 0, &its, NULL);
+	fd = open(filename, O_RDONLY | O_CLOEXEC);
+	e = errno;
+	timer_gettime(timer, &its);
+	timer_delete(timer);
+	sigaction(SIGRTMIN, &old, NULL);
+	if (fd >= 0)
+		return fd;
+	if (e == EINTR && its.it_value.tv_sec == 0 && its.it_value.tv_nsec == 0)
+		fprintf(errors, "%s: no writer opened the FIFO within %d s\n", filename, FIFO_WAIT_MS / 1000);
+	else
+		fprintf(errors, "%s: cannot open loadfile: %s\n", filename, strerror(e));
+	return -1;
+}
+
 static int open_loadfile(const char *filename, FILE *errors)
 {
 	struct stat st;
-	struct pollfd pfd;
-	int fd, n;
+	int fd;
 
-	if (stat(filename, &st) == 0 && S_ISFIFO(st.st_mode)) {
-		fd = open(filename, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-		if (fd < 0)
-			goto bad;
-		pfd = (struct pollfd){ .fd = fd, .events = POLLIN };
-		while ((n = poll(&pfd, 1, FIFO_WAIT_MS)) < 0 && errno == EINTR)
-			;
-		if (n == 0) {
-			fprintf(errors, "%s: no writer on the FIFO after %d s\n", filename, FIFO_WAIT_MS / 1000);
-			close(fd);
-			return -1;
-		}
-		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-		return fd;
-	}
+	if (stat(filename, &st) == 0 && S_ISFIFO(st.st_mode))
+		return open_fifo(filename, errors);
 	fd = open(filename, O_RDONLY | O_CLOEXEC);
 	if (fd >= 0)
 		return fd;
-bad:
 	fprintf(errors, "%s: cannot open loadfile: %s\n", filename, strerror(errno));
 	return -1;
 }
@@ -195,14 +230,10 @@ fail:
 
 const char *loadfile_default(void)
 {
-	static const char *const candidates[] = {
-		"client.txt",
-		PKGDATADIR "/client.txt",
-		ABS_SRCDIR "/loadfiles/client.txt",
-	};
+	static char path[PATH_MAX + 16];
 
-	for (size_t i = 0; i < ARRAY_SIZE(candidates); i++)
-		if (access(candidates[i], R_OK) == 0)
-			return candidates[i];
-	return NULL;
+	if (access("client.txt", R_OK) == 0)
+		return "client.txt";
+	snprintf(path, sizeof(path), "%s/client.txt", data_dir());
+	return access(path, R_OK) == 0 ? path : NULL;
 }

@@ -1,5 +1,8 @@
 /*
  * mpi_run.c - several client hosts in one run (--mpi); see mpi_run.h.
+ * This is the module dbench-mpi.so: it links the MPI library, the program
+ * does not.  Its functions have the names of mpi_run.h's, whose versions
+ * in the program (mpi.c) call these through the table at the bottom.
  *
  * Only the parent process of each rank calls MPI; the clients it forks
  * never do (they _exit without running MPI's handlers).  Nothing here is
@@ -19,10 +22,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <popt.h>
+
+#define DBENCH_MPI_MODULE	/* mpi_run.h: the table, not the program's functions */
+#include "backend.h"
 #include "json_report.h"
 #include "latency.h"
 #include "mpi_run.h"
 #include "options.h"
+#include "run.h"
 #include "signals.h"
 #include "util.h"
 
@@ -32,6 +40,7 @@
 #define TAG_END 3		/* rank 0 to the others: it has said why the job ends */
 #define TAG_AGREE 4		/* mpi_agree: each rank's outcome to rank 0 */
 #define TAG_AGREED 5		/* mpi_agree: the first rank that failed, to each */
+#define TAG_SAME 6		/* mpi_same: each rank's run, to rank 0 */
 
 /* What rank 0 keeps of each rank's results for the per-host lines and the
  * per-rank breakdown in the JSON document. */
@@ -63,17 +72,17 @@ static uint64_t thread_cpu_ns(void)
 	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
 }
 
-bool mpi_on(void)
+static bool mpi_on(void)
 {
 	return m.on;
 }
 
-int mpi_rank(void)
+static int mpi_rank(void)
 {
 	return m.rank;
 }
 
-int mpi_size(void)
+static int mpi_size(void)
 {
 	return m.on ? m.size : 1;
 }
@@ -98,7 +107,7 @@ static void undo_default_binding(void)
 	sched_setaffinity(0, sizeof(all), &all);	/* best effort: as bound, else */
 }
 
-void mpi_spread(int nprocs)
+static void mpi_spread(int nprocs)
 {
 	/* NPROCS spread over the ranks: the first NPROCS % ranks get one more */
 	int share = nprocs / m.size + (m.rank < nprocs % m.size);
@@ -110,7 +119,7 @@ void mpi_spread(int nprocs)
 	options.client_base = base * options.clients_per_process;
 }
 
-int mpi_max(int value)
+static int mpi_max(int value)
 {
 	int max = value;
 
@@ -137,7 +146,7 @@ static void __attribute__((format(printf, 1, 2), noreturn)) refuse(const char *f
 	exit(EXIT_USAGE);
 }
 
-void mpi_start(void)
+static void mpi_start(void)
 {
 	char host[HOST_MAX] = "";
 	int nprocs = options.nprocs;
@@ -204,7 +213,7 @@ static void note_signal(uint64_t now)
 		m.signal_at = now;
 }
 
-bool mpi_tick_now(void)
+static bool mpi_tick_now(void)
 {
 	if (!m.on)
 		return false;
@@ -304,15 +313,19 @@ static void wait_limit(MPI_Request *req, const int *who, int n, const char *what
 		if (done)
 			return;
 		now = now_ns();
+		run_alive();
 		if (now - prev > NSEC_PER_SEC) {
 			/* this rank was stopped: it is the silent one */
 			namer = false;
 			start = now;
 		}
 		prev = now;
-		if (end_told()) {
-			/* rank 0 has said why the job ends: wait for mpirun's end */
+		if (end_told() && limit != UINT64_MAX / 2) {
+			/* rank 0 has said why the job ends: stop the clients and
+			 * remove what they made, then wait for mpirun's end */
+			run_abort_cleanup();
 			namer = false;
+			now = now_ns();
 			start = now;
 			limit = UINT64_MAX / 2;
 		}
@@ -342,6 +355,9 @@ static void wait_limit(MPI_Request *req, const int *who, int n, const char *what
 	fflush(stderr);
 	run_exit_hook(EXIT_RUN_FAILED, line);
 	tell_end(NULL);
+	/* the other ranks that still answer clean up as this one does; the
+	 * silent one's clients are ended by mpirun and remove their trees */
+	run_abort_cleanup();
 	MPI_Abort(MPI_COMM_WORLD, EXIT_RUN_FAILED);
 	_exit(EXIT_RUN_FAILED);
 }
@@ -362,7 +378,7 @@ struct agree_msg {
 /* Point to point, not a collective, so that rank 0 can name a rank that
  * dies meanwhile (wait_limit); no time limit: a rank's setup may take long
  * (its own limits end it). */
-int mpi_agree(bool ok, const char *message)
+static int mpi_agree(bool ok, const char *message)
 {
 	struct agree_msg mine = { .ok = ok };
 	int first = m.size;
@@ -407,7 +423,224 @@ int mpi_agree(bool ok, const char *message)
 	return first == m.size ? 0 : -1;
 }
 
-void mpi_barrier(const char *what)
+/* ---- do the ranks run the same benchmark? ---- */
+
+/* What a rank runs, as mpi_same compares it; text, so that it can be
+ * shown. */
+struct run_id {
+	char loadfile[256];	/* the path, as given (shown, not compared) */
+	char sha256[65];	/* of the loadfile's text: compared */
+	char nprocs[160];	/* NPROCS or --sweep, and --clients-per-process */
+	char length[96];	/* -t, --warmup, --passes */
+	char backend[64];	/* -B */
+	char target[1536];	/* -D, --server, --port, the backend's options: "--NAME VALUE" lines */
+};
+
+/* Append "OPTION VALUE\n" to the target. */
+static void target_add(struct run_id *id, const char *option, const char *value)
+{
+	size_t n = strlen(id->target);
+
+	snprintf(id->target + n, sizeof(id->target) - n, "%s %s\n", option, value);
+}
+
+/* The values of a popt table's options (the backend's), in table order. */
+static void target_options(struct run_id *id, const struct backend_option *o, const void *block)
+{
+	for (; block && o && o->name; o++) {
+		const char *field = (const char *)block + o->offset;
+		char num[32], name[80];
+
+		if (o->type == BOPT_DIRECTORY)
+			continue;	/* -D: said above */
+		snprintf(name, sizeof(name), "--%s", o->name);
+		if (o->type == BOPT_STRING) {
+			const char *v = *(const char *const *)(const void *)field;
+
+			if (v)
+				target_add(id, name, v);
+		} else {
+			snprintf(num, sizeof(num), "%d", *(const int *)(const void *)field);
+			target_add(id, name, num);
+		}
+	}
+}
+
+static void run_id_of(struct run_id *id, const struct program *prog, const struct backend *be)
+{
+	size_t n;
+
+	memset(id, 0, sizeof(*id));
+	snprintf(id->loadfile, sizeof(id->loadfile), "%s", prog->filename);
+	memcpy(id->sha256, prog->sha256, sizeof(id->sha256));
+	if (options.nsweep) {
+		n = (size_t)snprintf(id->nprocs, sizeof(id->nprocs), "--sweep ");
+		for (int i = 0; i < options.nsweep && n < sizeof(id->nprocs); i++)
+			n += (size_t)snprintf(id->nprocs + n, sizeof(id->nprocs) - n, "%s%d", i ? "," : "",
+					      options.sweep[i]);
+	} else {
+		n = (size_t)snprintf(id->nprocs, sizeof(id->nprocs), "NPROCS %d",
+				     options.clients_total / options.clients_per_process);
+	}
+	if (n < sizeof(id->nprocs) && options.clients_per_process != 1)
+		snprintf(id->nprocs + n, sizeof(id->nprocs) - n, " --clients-per-process %d",
+			 options.clients_per_process);
+	if (options.passes)
+		snprintf(id->length, sizeof(id->length), "--passes %d", options.passes);
+	n = strlen(id->length);
+	/* (-t caps a --passes run too) */
+	n += (size_t)snprintf(id->length + n, sizeof(id->length) - n, "%s-t %d", n ? " " : "",
+			      options.timelimit);
+	if (n < sizeof(id->length))
+		n += (size_t)snprintf(id->length + n, sizeof(id->length) - n, " --warmup %d", options.warmup);
+	if (n < sizeof(id->length) && options.check_loadfile)
+		snprintf(id->length + n, sizeof(id->length) - n, " --check-loadfile");
+	snprintf(id->backend, sizeof(id->backend), "%s", be->name);
+	if ((be->flags & BACKEND_DIRECTORY) && backend_directory(be, options.be_opt))
+		target_add(id, "-D", backend_directory(be, options.be_opt));
+	if ((be->flags & BACKEND_SERVER) && options.server)
+		target_add(id, "--server", options.server);
+	if ((be->flags & BACKEND_SERVER) && options.port) {
+		char port[16];
+
+		snprintf(port, sizeof(port), "%d", options.port);
+		target_add(id, "--port", port);
+	}
+	target_options(id, be->options, options.be_opt);
+}
+
+/* A value for a message: a password in it (USER%PASSWORD, and the same in a
+ * URL before '@') is not shown. */
+static void shown_value(char *out, size_t len, const char *v, size_t vlen)
+{
+	const char *pct = memchr(v, '%', vlen);
+
+	if (!pct) {
+		snprintf(out, len, "%.*s", (int)vlen, v);
+		return;
+	}
+	{
+		const char *at = memchr(pct, '@', vlen - (size_t)(pct - v));
+		size_t rest = at ? vlen - (size_t)(at - v) : 0;
+
+		snprintf(out, len, "%.*s%%...%.*s", (int)(pct - v), v, (int)rest, at ? at : "");
+	}
+}
+
+/* The first line of a target that is not the same in both, as
+ * "--NAME VALUE (rank 0 on HOST: VALUE)". */
+static void target_difference(const char *a, const char *b, char *out, size_t len)
+{
+	while (*a || *b) {
+		size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
+		size_t ka = strcspn(a, " \n"), kb = strcspn(b, " \n");
+		char va[256], vb[256];
+
+		if (la == lb && !memcmp(a, b, la)) {
+			a += la + (a[la] == '\n');
+			b += lb + (b[lb] == '\n');
+			continue;
+		}
+		if (la && lb && ka == kb && !memcmp(a, b, ka)) {
+			shown_value(va, sizeof(va), a + ka + 1, la - ka - 1);
+			shown_value(vb, sizeof(vb), b + kb + 1, lb - kb - 1);
+			snprintf(out, len, "%.*s %s (rank 0 on %s: %s)", (int)ka, a, va, m.host[0], vb);
+		} else if (la) {
+			shown_value(va, sizeof(va), a + ka + 1, la > ka ? la - ka - 1 : 0);
+			snprintf(out, len, "%.*s %s (rank 0 on %s: %s)", (int)ka, a, va, m.host[0],
+				 lb ? "other options" : "not given");
+		} else {
+			shown_value(vb, sizeof(vb), b + kb + 1, lb > kb ? lb - kb - 1 : 0);
+			snprintf(out, len, "no %.*s (rank 0 on %s: %s)", (int)kb, b, m.host[0], vb);
+		}
+		return;
+	}
+	snprintf(out, len, "other options");
+}
+
+/* Every text of a run_id another rank sent ends within it. */
+static void run_id_terminate(struct run_id *id)
+{
+	id->loadfile[sizeof(id->loadfile) - 1] = '\0';
+	id->sha256[sizeof(id->sha256) - 1] = '\0';
+	id->nprocs[sizeof(id->nprocs) - 1] = '\0';
+	id->length[sizeof(id->length) - 1] = '\0';
+	id->backend[sizeof(id->backend) - 1] = '\0';
+	id->target[sizeof(id->target) - 1] = '\0';
+}
+
+/* What rank r runs otherwise than rank 0, or "" if the same. */
+static void run_difference(const struct run_id *r, const struct run_id *zero, char *out, size_t len)
+{
+	char target[600];
+
+	out[0] = '\0';
+	if (strcmp(r->sha256, zero->sha256))
+		snprintf(out, len, "the loadfile %s (sha256 %.12s...; rank 0 on %s: %s, sha256 %.12s...)",
+			 r->loadfile, r->sha256, m.host[0], zero->loadfile, zero->sha256);
+	else if (strcmp(r->nprocs, zero->nprocs))
+		snprintf(out, len, "%s (rank 0 on %s: %s)", r->nprocs, m.host[0], zero->nprocs);
+	else if (strcmp(r->length, zero->length))
+		snprintf(out, len, "%s (rank 0 on %s: %s)", r->length, m.host[0], zero->length);
+	else if (strcmp(r->backend, zero->backend))
+		snprintf(out, len, "-B %s (rank 0 on %s: -B %s)", r->backend, m.host[0], zero->backend);
+	else if (strcmp(r->target, zero->target)) {
+		target_difference(r->target, zero->target, target, sizeof(target));
+		snprintf(out, len, "%s", target);
+	}
+}
+
+static int mpi_same(const struct program *prog, const struct backend *be, char *why, size_t len)
+{
+	struct run_id mine, *all = NULL;
+	int ok = 1;
+
+	run_id_of(&mine, prog, be);
+	why[0] = '\0';
+	if (m.rank != 0) {
+		MPI_Request req;
+		int who = 0;
+
+		MPI_Isend(&mine, sizeof(mine), MPI_BYTE, 0, TAG_SAME, MPI_COMM_WORLD, &req);
+		wait_limit(&req, &who, 1, "answer from rank 0", UINT64_MAX / 2, 0);
+	} else {
+		int n = m.size - 1, told = 0;
+		MPI_Request *req = xcalloc((size_t)MAX(n, 1), sizeof(*req));
+		int *who = xcalloc((size_t)MAX(n, 1), sizeof(*who));
+		size_t used;
+
+		all = xcalloc((size_t)MAX(n, 1), sizeof(*all));
+		for (int i = 0; i < n; i++) {
+			who[i] = i + 1;
+			MPI_Irecv(&all[i], sizeof(all[i]), MPI_BYTE, i + 1, TAG_SAME, MPI_COMM_WORLD, &req[i]);
+		}
+		wait_limit(req, who, n, "report of what it runs", UINT64_MAX / 2, 0);
+		used = (size_t)snprintf(why, len, "--mpi: the ranks do not run the same benchmark:");
+		for (int i = 0; i < n; i++) {
+			char diff[900];
+
+			run_id_terminate(&all[i]);
+			run_difference(&all[i], &mine, diff, sizeof(diff));
+			if (!diff[0])
+				continue;
+			ok = 0;
+			if (told++ < 3 && used < len)
+				used += (size_t)snprintf(why + used, len - used, "%s rank %d on %s has %s",
+							 told > 1 ? ";" : "", i + 1, m.host[i + 1], diff);
+		}
+		if (told > 3 && used < len)
+			snprintf(why + used, len - used, "; and %d rank%s more", told - 3, told == 4 ? "" : "s");
+		if (!ok)
+			fprintf(stderr, "%s: %s\n", options.progname, why);
+		free(req);
+		free(who);
+		free(all);
+	}
+	/* every rank learns the verdict (rank 0 has said why) */
+	return mpi_agree(ok, why);
+}
+
+static void mpi_barrier(const char *what)
 {
 	MPI_Request req;
 
@@ -425,7 +658,7 @@ void mpi_barrier(const char *what)
 /* The progress figures of a second, as sent. */
 #define NFIG 10
 
-void mpi_exchange(struct mpi_figures *f)
+static void mpi_exchange(struct mpi_figures *f)
 {
 	uint64_t mine[NFIG] = { f->running, f->active, f->ops, f->bytes_all, f->bytes_measured,
 				f->clients, f->procs_running, f->latency_ns, f->died_client,
@@ -509,7 +742,7 @@ static void free_rank_results(void)
 	m.res = NULL;
 }
 
-void mpi_gather(struct results *r)
+static void mpi_gather(struct results *r)
 {
 	json_t *doc = results_to_json(r);
 	char *text = json_dumps(doc, JSON_COMPACT);
@@ -566,7 +799,7 @@ void mpi_gather(struct results *r)
 	free(offs);
 }
 
-void mpi_banner(void)
+static void mpi_banner(void)
 {
 	if (!m.on || options.machine_readable)
 		return;
@@ -584,7 +817,7 @@ void mpi_banner(void)
 	fflush(stdout);
 }
 
-void mpi_host_lines(FILE *out)
+static void mpi_host_lines(FILE *out)
 {
 	if (!m.on || !m.res)
 		return;
@@ -595,7 +828,7 @@ void mpi_host_lines(FILE *out)
 			m.res[i].mbps, m.res[i].ops_per_sec, m.res[i].p99_ms);
 }
 
-json_t *mpi_json(void)
+static json_t *mpi_json(void)
 {
 	json_t *ranks;
 
@@ -612,17 +845,7 @@ json_t *mpi_json(void)
 			 (json_int_t)m.exchanges, "exchange_cpu_ns", (json_int_t)m.exchange_cpu_ns);
 }
 
-void mpi_json_add(json_t *doc)
-{
-	json_t *mpi = mpi_json();
-
-	if (mpi && doc)
-		json_object_set_new(doc, "mpi", mpi);
-	else
-		json_decref(mpi);
-}
-
-void mpi_finish(void)
+static void mpi_finish(void)
 {
 	if (!m.on)
 		return;
@@ -631,3 +854,36 @@ void mpi_finish(void)
 	MPI_Finalize();
 	m.on = false;
 }
+
+static const char *mpi_library(void)
+{
+	static char version[MPI_MAX_LIBRARY_VERSION_STRING];
+	int len = 0;
+
+	if (!version[0] && MPI_Get_library_version(version, &len) == MPI_SUCCESS)
+		version[strcspn(version, "\n")] = '\0';	/* its first line */
+	return version;
+}
+
+/* What the program calls (mpi.c). */
+static const struct mpi_module mpi_module = {
+	.abi = MPI_MODULE_ABI,
+	.library = mpi_library,
+	.on = mpi_on,
+	.rank = mpi_rank,
+	.size = mpi_size,
+	.start = mpi_start,
+	.spread = mpi_spread,
+	.max = mpi_max,
+	.agree = mpi_agree,
+	.same = mpi_same,
+	.barrier = mpi_barrier,
+	.exchange = mpi_exchange,
+	.tick_now = mpi_tick_now,
+	.gather = mpi_gather,
+	.banner = mpi_banner,
+	.host_lines = mpi_host_lines,
+	.json = mpi_json,
+	.finish = mpi_finish,
+};
+const struct mpi_module *const dbench_mpi = &mpi_module;

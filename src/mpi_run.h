@@ -34,8 +34,11 @@
  * report is missing in one line.  The clients die with their parent
  * (PR_SET_PDEATHSIG).
  *
- * Without MPI (configure found none) the functions are stubs and --mpi is
- * refused by the option parser.
+ * The MPI side is a module, dbench-mpi.so (mpi_run.c), dlopen'ed by
+ * mpi_load() only when --mpi is given, so that the program links no MPI
+ * library: the functions below (mpi.c) call into it, and without it they
+ * are what a single-host run needs (rank 0 of 1, nothing to exchange).
+ * Without MPI (configure found none) --mpi is refused.
  *
  * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
  */
@@ -47,7 +50,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "options.h"
 #include "results.h"
+
+struct backend;
+struct program;
 
 /* One rank's progress figures for a second (summed over ranks, except
  * latency_ns: the largest, and died_*: the first rank's that has one). */
@@ -65,7 +72,14 @@ struct mpi_figures {
 	uint64_t died_signal;	/* that signal */
 };
 
-#ifdef HAVE_MPI
+#ifndef DBENCH_MPI_MODULE
+/* Load dbench-mpi.so (module.h finds it as it finds the backends); a
+ * module or library that is missing, or one built for another dbench, is
+ * one line and exit status 2. */
+void mpi_load(void);
+/* --mpi --version: the module and its MPI library, one line each. */
+void mpi_print_version(FILE *out);
+
 bool mpi_on(void);		/* --mpi and MPI is initialized */
 int mpi_rank(void);
 int mpi_size(void);
@@ -73,6 +87,7 @@ void mpi_start(void);
 void mpi_spread(int nprocs);
 int mpi_max(int value);
 int mpi_agree(bool ok, const char *message);
+int mpi_same(const struct program *prog, const struct backend *be, char *why, size_t len);
 void mpi_barrier(const char *what);
 void mpi_exchange(struct mpi_figures *f);
 bool mpi_tick_now(void);
@@ -82,23 +97,47 @@ void mpi_host_lines(FILE *out);
 json_t *mpi_json(void);
 void mpi_json_add(json_t *doc);
 void mpi_finish(void);
-#else
-static inline bool mpi_on(void) { return false; }
-static inline int mpi_rank(void) { return 0; }
-static inline int mpi_size(void) { return 1; }
-static inline void mpi_start(void) {}
-static inline void mpi_spread(int nprocs) { (void)nprocs; }
-static inline int mpi_max(int value) { return value; }
-static inline int mpi_agree(bool ok, const char *message) { (void)message; return ok ? 0 : -1; }
-static inline void mpi_barrier(const char *what) { (void)what; }
-static inline void mpi_exchange(struct mpi_figures *f) { (void)f; }
-static inline bool mpi_tick_now(void) { return false; }
-static inline void mpi_gather(struct results *r) { (void)r; }
-static inline void mpi_banner(void) {}
-static inline void mpi_host_lines(FILE *out) { (void)out; }
-static inline json_t *mpi_json(void) { return NULL; }
-static inline void mpi_json_add(json_t *doc) { (void)doc; }
-static inline void mpi_finish(void) {}
 #endif
+
+/*
+ * What dbench-mpi.so exports: the symbol dbench_mpi, pointing at its
+ * table.  The module calls the program's own functions (options, the exit
+ * hook, the results model: dbench is linked -rdynamic), so it must come
+ * from the same build: abi says which, and mpi_load refuses another.
+ */
+#define MPI_MODULE_SYMBOL "dbench_mpi"
+#define MPI_MODULE_INTERFACE 2
+
+struct mpi_module_abi {
+	unsigned interface;	/* MPI_MODULE_INTERFACE */
+	unsigned options_size;	/* sizeof(struct options) */
+	unsigned results_size;	/* sizeof(struct results) */
+	unsigned figures_size;	/* sizeof(struct mpi_figures) */
+};
+
+#define MPI_MODULE_ABI ((struct mpi_module_abi){ MPI_MODULE_INTERFACE, sizeof(struct options), \
+						 sizeof(struct results), sizeof(struct mpi_figures) })
+
+/* Each hook is the function of the same name above, with MPI. */
+struct mpi_module {
+	struct mpi_module_abi abi;
+	const char *(*library)(void);	/* the MPI library's version, one line */
+	bool (*on)(void);
+	int (*rank)(void);
+	int (*size)(void);
+	void (*start)(void);
+	void (*spread)(int nprocs);
+	int (*max)(int value);
+	int (*agree)(bool ok, const char *message);
+	int (*same)(const struct program *prog, const struct backend *be, char *why, size_t len);
+	void (*barrier)(const char *what);
+	void (*exchange)(struct mpi_figures *f);
+	bool (*tick_now)(void);
+	void (*gather)(struct results *r);
+	void (*banner)(void);
+	void (*host_lines)(FILE *out);
+	json_t *(*json)(void);
+	void (*finish)(void);
+};
 
 #endif

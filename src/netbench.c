@@ -117,6 +117,13 @@ static void handle_set_path(struct nb_handle *h, const char *path)
 	memcpy(h->path, path, n);
 }
 
+/*
+ * -S: sync the directory holding path, after the operations dbench 4.0
+ * syncs it after -- Unlink, Rmdir and Rename (the new name's directory),
+ * whether they succeeded or not -- and no others (not after creates,
+ * Mkdir, Deltree or a delete-on-close), so that -S loads a server as much
+ * as 4.0's does.
+ */
 static void sync_dir(struct client *c, const char *path)
 {
 	const struct nb_adapter *ad = nbc_of(c)->ad;
@@ -162,8 +169,6 @@ static uint32_t open_handle(struct client *c, const struct op *op, char *path,
 	h->delete_on_close = delete_on_close;
 	h->locks.n = 0;
 	handle_set_path(h, path);
-	if (created)
-		sync_dir(c, path);
 	return NT_STATUS_OK;
 }
 
@@ -274,8 +279,6 @@ uint32_t nb_close(struct client *c, const struct op *op)
 	del = h->is_dir ? ad->rmdir(c, h->path) : ad->unlink(c, h->path);
 	if (del == STATUS_FATAL)
 		return del;
-	if (del == NT_STATUS_OK)
-		sync_dir(c, h->path);
 	return st;
 }
 
@@ -617,7 +620,7 @@ uint32_t nb_rename(struct client *c, const struct op *op)
 		return st;
 	st = ad->rename(c, c->path[0], c->path[1]);
 	(void)op;
-	if (st == NT_STATUS_OK)
+	if (st != STATUS_FATAL)
 		sync_dir(c, c->path[1]);
 	return st;
 }
@@ -627,7 +630,7 @@ uint32_t nb_unlink(struct client *c, const struct op *op)
 	uint32_t st = nbc_of(c)->ad->unlink(c, c->path[0]);
 
 	(void)op;
-	if (st == NT_STATUS_OK)
+	if (st != STATUS_FATAL)
 		sync_dir(c, c->path[0]);
 	return st;
 }
@@ -650,8 +653,6 @@ uint32_t nb_mkdir(struct client *c, const struct op *op)
 			return sb.is_dir ? NT_STATUS_OK : NT_STATUS_OBJECT_NAME_COLLISION;
 		return st;
 	}
-	if (st == NT_STATUS_OK)
-		sync_dir(c, path);
 	return st;
 }
 
@@ -670,7 +671,7 @@ uint32_t nb_rmdir(struct client *c, const struct op *op)
 			return NT_STATUS_NOT_A_DIRECTORY;
 	}
 	st = ad->rmdir(c, c->path[0]);
-	if (st == NT_STATUS_OK)
+	if (st != STATUS_FATAL)
 		sync_dir(c, c->path[0]);
 	return st;
 }
@@ -678,13 +679,8 @@ uint32_t nb_rmdir(struct client *c, const struct op *op)
 /* Deltree path: never the whole target. */
 uint32_t nb_deltree(struct client *c, const struct op *op)
 {
-	uint32_t st;
-
 	(void)op;
 	if (!c->path[0][0])
 		return NT_STATUS_ACCESS_DENIED;
-	st = nbc_of(c)->ad->remove_tree(c, c->path[0]);
-	if (st == NT_STATUS_OK)
-		sync_dir(c, c->path[0]);
-	return st;
+	return nbc_of(c)->ad->remove_tree(c, c->path[0]);
 }

@@ -52,6 +52,23 @@ static bool name_is_nocase(const char *name, const char *word, size_t len)
 	return strncasecmp(name, word, len) == 0 && name[len] == '\0';
 }
 
+uint64_t op_nominal_bytes(int id, const int64_t *num, int64_t trunc_io)
+{
+	uint64_t bytes;
+	int64_t size;
+
+	if (!op_is_read(id) && !op_is_write(id))
+		return 0;
+	size = num[op_size_arg(id)];
+	bytes = size > 0 ? (uint64_t)size * (uint64_t)op_size_unit(id) : 0;
+	if ((id == OP_READX || id == OP_WRITEX) && num[3] >= 0)
+		bytes = (uint64_t)num[3];
+	if (trunc_io > 0 && bytes > (uint64_t)trunc_io &&
+	    (id == OP_READ3 || id == OP_WRITE3 || id == OP_BLOCK_READ || id == OP_BLOCK_WRITE))
+		bytes = (uint64_t)trunc_io;
+	return bytes;
+}
+
 int op_lookup(const char *word, size_t len)
 {
 	if (len == 0)
@@ -75,4 +92,59 @@ int op_overload(int id, bool path)
 		    (op_info[i].args[0] == 'p') == path)
 			return i;
 	return -1;
+}
+
+size_t path_normalize_tail(char *dst, size_t fixed, size_t n)
+{
+	size_t in = fixed, out = fixed;
+
+	while (in < n) {
+		size_t start, len;
+
+		while (in < n && (dst[in] == '/' || dst[in] == '\\'))
+			in++;
+		start = in;
+		while (in < n && dst[in] != '/' && dst[in] != '\\')
+			in++;
+		len = in - start;
+		if (len == 0 || (len == 1 && dst[start] == '.'))
+			continue;
+		if (len == 2 && dst[start] == '.' && dst[start + 1] == '.') {
+			if (out == fixed)
+				return SIZE_MAX;
+			while (out > fixed && dst[out - 1] != '/')
+				out--;
+			if (out > fixed)
+				out--;	/* the separator */
+			continue;
+		}
+		if (out > fixed)
+			dst[out++] = '/';
+		memmove(dst + out, dst + start, len);
+		out += len;
+	}
+	if (out == fixed && fixed > 0)
+		out--;		/* "dir/" -> "dir" */
+	if (out == 0)
+		return SIZE_MAX;
+	dst[out] = '\0';
+	return out;
+}
+
+size_t randstr_set(const char *pat, size_t i, char members[256], size_t *close)
+{
+	size_t m = 0, j = i + 1;
+
+	for (; pat[j] != ']'; j++) {
+		if (pat[j + 1] == '-' && pat[j + 2] != ']' &&
+		    (unsigned char)pat[j + 2] >= (unsigned char)pat[j]) {
+			for (int ch = (unsigned char)pat[j]; ch <= (unsigned char)pat[j + 2] && m < 256; ch++)
+				members[m++] = (char)ch;
+			j += 2;
+		} else if (m < 256) {
+			members[m++] = pat[j];
+		}
+	}
+	*close = j;
+	return m;
 }

@@ -142,6 +142,18 @@ struct numexpr {
 #define PATH_CLIENT '\001'
 #define PATH_RANDSTR '\002'
 
+/* Normalize dst[fixed..n) -- the part of an expanded path that random
+ * strings made -- as the compiler normalizes loadfile paths: '/' and '\\'
+ * separate, empty and "." components vanish, ".." removes the one before.
+ * Returns the new length (dst NUL-terminated), or SIZE_MAX if the path
+ * would climb above dst[0..fixed) or be the share root itself. */
+size_t path_normalize_tail(char *dst, size_t fixed, size_t n);
+
+/* The members of the [set] of a RANDOMSTRING pattern that opens at
+ * pat[i] ('['): ranges such as a-z expanded, a member may come twice.
+ * Returns their number; *close is left at the ']'. */
+size_t randstr_set(const char *pat, size_t i, char members[256], size_t *close);
+
 struct path_tpl {
 	uint32_t off;		/* in program.pool */
 	uint16_t len;
@@ -178,7 +190,8 @@ struct program {
 	uint64_t shared_root_deltreed; /* bit i: a Deltree covers shared root i */
 };
 
-#define MAX_ROOTS 64
+#define MAX_ROOTS 64	/* literal top-level names and client roots */
+#define MAX_SHARED_ROOTS 4096	/* shared roots, the names random ones make included */
 
 /* The argument index holding the size of a read or write op. */
 static inline int op_size_arg(int id)
@@ -204,6 +217,13 @@ static inline bool op_is_write(int id)
 	return id == OP_WRITEX || id == OP_SMB_WRITE || id == OP_WRITE3 || id == OP_BLOCK_WRITE ||
 	       id == OP_WRITE10 || id == OP_WRITE16;
 }
+
+/* The bytes a read or write op with these numbers moves when the target
+ * does what the loadfile says (the null backend, a pass's figures): the
+ * size asked for (in blocks for SCSI), for ReadX/WriteX the size the
+ * loadfile expects back; --trunc-io cuts nfs's and block's (trunc_io > 0).
+ * 0 for other ops. */
+uint64_t op_nominal_bytes(int id, const int64_t *num, int64_t trunc_io);
 
 /* Ops that change the data or the reservations of a SCSI LUN: refused at
  * load time without --allow-scsi-writes. */

@@ -21,9 +21,13 @@
 
 #include "backend.h"
 #include "loadfile.h"
+#include "mpi_run.h"
 #include "netbench.h"
 #include "options.h"
+#include "paths.h"
+#include "outfile.h"
 #include "util.h"
+
 
 struct options options = {
 	.progname = "dbench",
@@ -45,7 +49,7 @@ static int show_version, show_help, show_usage;
  * gets a message naming the option. */
 static struct {
 	const char *timelimit, *warmup, *passes, *cpp, *show_mismatches, *port, *rate, *grace;
-	const char *trunc_io;
+	const char *trunc_io, *stagger;
 	const char *repeat, *until_ci, *sweep, *mpi_timeout;
 } text;
 
@@ -121,7 +125,8 @@ static void int_option(poptContext pc, const char *name, const char *value, int 
 	*out = (int)v;
 }
 
-static void check_directory(poptContext pc, const char *dir)
+/* Check -D (or the backend's directory option); returns it absolute. */
+static const char *check_directory(poptContext pc, const char *dir)
 {
 	struct stat st;
 
@@ -131,32 +136,43 @@ static void check_directory(poptContext pc, const char *dir)
 		usage_error(pc, "'%s' is not a directory", dir);
 	if (access(dir, W_OK | X_OK) < 0)
 		usage_error(pc, "directory '%s' is not writable: %s", dir, strerror(errno));
+	/* a relative -D is taken from where dbench was started: the second
+	 * client of a process (--clients-per-process) must find it too */
+	if (dir[0] != '/') {
+		char cwd[PATH_MAX], *abs;
+
+		if (!getcwd(cwd, sizeof(cwd)))
+			usage_error(pc, "directory '%s': the current directory: %s", dir, strerror(errno));
+		abs = xmalloc(strlen(cwd) + strlen(dir) + 2);
+		sprintf(abs, "%s/%s", cwd, dir);
+		dir = abs;
+	}
+	return dir;
 }
 
 /* A machine output file (--json, --csv-series) must be writable before
- * the run starts, so that a typo does not cost a whole run.  Nothing is
- * created here. */
+ * the run starts, so that a typo does not cost a whole run, and is never
+ * a symbolic link (outfile.h).  Nothing is created here. */
 static void check_output(poptContext pc, const char *option, const char *path)
 {
-	char dir[PATH_MAX];
-	const char *slash;
-	struct stat st;
+	char why[PATH_MAX + 128];
 
 	if (!path || strcmp(path, "-") == 0)
 		return;
 	if (!*path)
 		usage_error(pc, "%s: empty file name", option);
-	if (stat(path, &st) == 0) {
-		if (S_ISDIR(st.st_mode))
-			usage_error(pc, "%s %s: is a directory", option, path);
-		if (access(path, W_OK) < 0)
-			usage_error(pc, "%s %s: %s", option, path, strerror(errno));
-		return;
-	}
-	slash = strrchr(path, '/');
-	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".");
-	if (access(dir, W_OK | X_OK) < 0)
-		usage_error(pc, "%s %s: cannot create it: %s", option, path, strerror(errno));
+	if (outfile_check(path, why, sizeof(why)) < 0)
+		usage_error(pc, "%s %s: %s", option, path, why);
+}
+
+/* The backends whose reads and writes --trunc-io cuts, as dbench 5.0's
+ * nfs and block backends (its other backends ignore the option); null
+ * does too, so that a dry run and --check-loadfile's walk count what a
+ * run moves. */
+static bool trunc_io_applies(const struct backend *be)
+{
+	return strcmp(be->name, "nfs") == 0 || strcmp(be->name, "block") == 0 ||
+	       strcmp(be->name, "null") == 0;
 }
 
 static uint64_t random_seed(void)
@@ -351,8 +367,11 @@ static const struct poptOption help_options[] = {
 };
 
 /* Before popt runs: the backend named on the command line (its module's
- * options must be in the table popt parses), and whether help is asked
- * for (then every module is loaded, to list them all). */
+ * options must be in the table popt parses), whether help is asked for
+ * (then every module is loaded, to list them all), and the --json file,
+ * so that a failure before popt has read it (a module that cannot be
+ * loaded, a module's option callback) still writes the error document
+ * over a stale one. */
 static const char *prescan(int argc, const char **argv, bool *help)
 {
 	const char *name = NULL;
@@ -371,6 +390,10 @@ static const char *prescan(int argc, const char **argv, bool *help)
 			name = a + 10;
 		else if (strncmp(a, "-B", 2) == 0 && a[2])
 			name = a + 2;
+		else if (strcmp(a, "--json") == 0 && i + 1 < argc)
+			options.json = argv[++i];
+		else if (strncmp(a, "--json=", 7) == 0)
+			options.json = a + 7;
 	}
 	return name;
 }
@@ -461,7 +484,7 @@ static const struct backend *choose_variant(const struct backend *be, void *be_o
 }
 
 static void parse_or_exit(poptContext pc);
-static void check_core_values(poptContext pc);
+static void check_core_values(poptContext pc, const struct backend *be);
 static void parse_arguments(poptContext pc, const struct backend *be);
 static void derive_and_check(poptContext pc, const struct backend *be, void *be_opt);
 
@@ -489,24 +512,35 @@ const struct backend *options_parse(int argc, const char **argv, void **be_opt)
 		{ "seed", 0, POPT_ARG_STRING, &seed_text, 0,
 		  "seed for random loadfile parameters, for reproducible runs (default: random, printed)", "N" },
 		{ "trunc-io", 0, POPT_ARG_STRING, &text.trunc_io, 0,
-		  "as dbench 4.0: no read or write moves more than N bytes (larger ones are cut to N)", "N" },
+		  "as dbench 5.0: the nfs backend's READ3 and WRITE3 and the block backend's READ and "
+		  "WRITE move at most N bytes (larger ones are cut to N); no effect on other backends", "N" },
 		{ "show-execute-time", 0, POPT_ARG_NONE, &options.show_execute_time, 0,
 		  "print '%4d completed in %u ms at time %u ms' (client, pass time, time since the "
-		  "release) after each pass of each client, as the mmtests dbench does", NULL },
+		  "release) after each pass of each client, as the mmtests dbench does; with "
+		  "--machine-readable '@E@client@ms' instead", NULL },
+		{ "stagger", 0, POPT_ARG_STRING, &text.stagger, 0,
+		  "N > 0: client process i starts i x 10 ms after the release, instead of "
+		  "all at once (the mmtests patch's option; 0: off)", "N" },
 		{ "skip-cleanup", 0, POPT_ARG_NONE, &options.skip_cleanup, 0,
 		  "leave the files the run made", NULL },
 		{ "per-client-results", 0, POPT_ARG_NONE, &options.per_client_results, 0,
 		  "show each client's results too", NULL },
 		{ "machine-readable", 0, POPT_ARG_NONE, &options.machine_readable, 0,
 		  "print only machine-readable lines on stdout", NULL },
+		{ "loadfile-op-names", 0, POPT_ARG_NONE, &options.loadfile_op_names, 0,
+		  "name the operations in the op tables and the machine-readable lines as the loadfile "
+		  "does (QUERY_PATH_INFORMATION, FIND_FIRST, ... as dbench 5.0 and mmtests' dbench), not "
+		  "with dbench 4.0's short names (Qpathinfo, Find, ...)", NULL },
 		{ "latency", 0, POPT_ARG_NONE, &options.latency_report, 0,
 		  "after the op table, show response times per op and group: percentiles, stddev, decades",
 		  NULL },
 		{ "json", 0, POPT_ARG_STRING, &options.json, 0,
-		  "write the results as JSON to FILE ('-': stdout, and the human output goes to stderr)",
+		  "write the results as JSON to FILE, replaced atomically, never through a symlink "
+		  "('-': stdout, and the human output goes to stderr)",
 		  "FILE" },
 		{ "csv-series", 0, POPT_ARG_STRING, &options.csv_series, 0,
-		  "write one row per second to FILE: CSV, or JSON Lines if it ends in .jsonl ('-': stdout)",
+		  "write one row per second to FILE: CSV, or JSON Lines if it ends in .jsonl; never "
+		  "through a symlink ('-': stdout)",
 		  "FILE" },
 		{ "mpi", 0, POPT_ARG_NONE, &options.mpi, 0,
 		  "run as one rank of an MPI job (mpirun, srun): NPROCS is the total over the ranks, "
@@ -577,7 +611,8 @@ const struct backend *options_parse(int argc, const char **argv, void **be_opt)
 	if (be->flags & BACKEND_FILES)	/* the block starts with them (backend.h) */
 		memcpy(*be_opt, &files_opt, sizeof(files_opt));
 	be = choose_variant(be, *be_opt);
-	check_core_values(pc);
+	options.be_opt = *be_opt;
+	check_core_values(pc, be);
 	parse_arguments(pc, be);
 	derive_and_check(pc, be, *be_opt);
 	poptFreeContext(pc);
@@ -607,6 +642,8 @@ static void parse_or_exit(poptContext pc)
 	}
 	if (show_version) {
 		printf("%s %s\n", options.progname, PACKAGE_VERSION);
+		if (options.mpi)
+			mpi_print_version(stdout);
 		poptFreeContext(pc);
 		exit(0);
 	}
@@ -614,10 +651,9 @@ static void parse_or_exit(poptContext pc)
 
 /* The core's values: each checked and converted, one line naming the
  * option when it is bad. */
-static void check_core_values(poptContext pc)
+static void check_core_values(poptContext pc, const struct backend *be)
 {
 	int_option(pc, "-t", text.timelimit, &options.timelimit, 0, 100000000);
-	options.timelimit_given = text.timelimit != NULL;
 	int_option(pc, "--warmup", text.warmup, &options.warmup, 0, 100000000);
 	int_option(pc, "--passes", text.passes, &options.passes, 1, INT32_MAX);
 	int_option(pc, "--clients-per-process", text.cpp, &options.clients_per_process, 1, 100000);
@@ -628,14 +664,16 @@ static void check_core_values(poptContext pc)
 
 		int_option(pc, "--trunc-io", text.trunc_io, &trunc, 1, INT32_MAX);
 		options.trunc_io = trunc;
+		if (!trunc_io_applies(be))
+			fprintf(stderr, "%s: --trunc-io has no effect on the %s backend (as in dbench 5.0, "
+				"it cuts only the READ3/WRITE3 of the nfs backend and the READ/WRITE of the "
+				"block backend)\n", options.progname, be->name);
 	}
+	int_option(pc, "--stagger", text.stagger, &options.stagger, 0, INT32_MAX);
 	int_option(pc, "--grace", text.grace, &options.grace, 1, 86400);
 	int_option(pc, "--repeat", text.repeat, &options.repeat, 1, 1000);
-#ifndef HAVE_MPI
 	if (options.mpi)
-		usage_error(pc, "--mpi: this %s was built without MPI (configure --with-mpi, libopenmpi-dev)",
-			    options.progname);
-#endif
+		mpi_load();	/* dbench-mpi.so, or one line and exit 2 */
 	int_option(pc, "--mpi-timeout", text.mpi_timeout, &options.mpi_timeout, 1, 86400);
 	if (text.mpi_timeout && !options.mpi)
 		usage_error(pc, "--mpi-timeout is for --mpi runs");
@@ -723,13 +761,15 @@ static void parse_arguments(poptContext pc, const struct backend *be)
  * -D, the outputs. */
 static void derive_and_check(poptContext pc, const struct backend *be, void *be_opt)
 {
+	if (!options.server && (be->flags & BACKEND_SERVER) && be->default_server)
+		options.server = be->default_server;	/* the report says which */
 	if ((int64_t)options.nprocs * options.clients_per_process > 100000)
 		usage_error(pc, "%d x %d clients is more than 100000", options.nprocs,
 			    options.clients_per_process);
 	options.nclients = options.nprocs * options.clients_per_process;
 	if (options.run_once)
 		options.passes = options.passes ? options.passes : 1;
-	if (options.timelimit < 1 && options.passes == 0)
+	if (options.timelimit < 1)
 		usage_error(pc, "-t must be at least 1 second");
 	if (options.warmup == -1)
 		options.warmup = options.passes ? 0 : options.timelimit / 5;
@@ -743,14 +783,16 @@ static void derive_and_check(poptContext pc, const struct backend *be, void *be_
 	} else {
 		options.seed = random_seed();
 	}
+	if (options.loadfile && !*options.loadfile)
+		usage_error(pc, "-c: an empty loadfile name (give a file, or leave -c out for the default)");
 	if (!options.loadfile) {
 		options.loadfile = loadfile_default();
 		if (!options.loadfile)
-			usage_error(pc, "no loadfile: give one with -c (looked for ./client.txt, %s/client.txt and %s/loadfiles/client.txt)",
-				    PKGDATADIR, ABS_SRCDIR);
+			usage_error(pc, "no loadfile: give one with -c (looked for ./client.txt and %s/client.txt)",
+				    data_dir());
 	}
 	if ((be->flags & BACKEND_DIRECTORY) && !options.check_loadfile)
-		check_directory(pc, backend_directory(be, be_opt));
+		backend_set_directory(be, be_opt, check_directory(pc, backend_directory(be, be_opt)));
 	if (options.json && options.csv_series && strcmp(options.json, "-") == 0 &&
 	    strcmp(options.csv_series, "-") == 0)
 		usage_error(pc, "--json - and --csv-series - cannot both have stdout");

@@ -17,21 +17,27 @@ struct options {
 	const char *progname;	/* "dbench" or "tbench" */
 	int nprocs;		/* client processes (NPROCS) */
 	int clients_per_process;
-	int timelimit;		/* seconds of measurement (-t) */
-	bool timelimit_given;	/* -t was on the command line */
+	int timelimit;		/* seconds of measurement (-t); also ends fixed work */
 	int warmup;		/* seconds of warmup before it; -1: default */
 	const char *loadfile;	/* -c, or found by loadfile_default() */
 	const char *backend;	/* -B */
 	const char *server;	/* --server or tbench's SERVER */
 	int port;		/* --port, 0: the backend's default */
 	double target_rate;	/* -R: MB/sec per client, 0: unpaced */
-	int64_t trunc_io;	/* --trunc-io N: reads and writes move at most N bytes, 0: off */
-	int show_execute_time;	/* --show-execute-time: a line per client and pass */
+	int64_t trunc_io;	/* --trunc-io N: nfs READ3/WRITE3 and block READ/WRITE move
+				   at most N bytes (as dbench 5.0), 0: off; the backends
+				   are told it in struct run_info */
+	int show_execute_time;	/* --show-execute-time: a line per client and pass
+				   (with --machine-readable, mmtests' @E@ lines) */
+	int stagger;		/* --stagger N: N > 0: client process i starts
+				   i * STAGGER_STEP_MS after the release */
 	int skip_cleanup;	/* --skip-cleanup */
 	int per_client_results;	/* --per-client-results */
 	int run_once;		/* --run-once: one pass per client */
 	int passes;		/* --passes N: N passes per client, 0: timed */
 	int machine_readable;	/* --machine-readable */
+	int loadfile_op_names;	/* --loadfile-op-names: name ops in the text and machine lines
+				   as the loadfile does (dbench 5.0's and mmtests' names) */
 	int check_loadfile;	/* --check-loadfile: validate and summarize */
 	int allow_mismatch;	/* --allow-mismatch: mismatches don't fail the run */
 	int allow_scsi_writes;	/* --allow-scsi-writes: WRITE10/16, PROUT may run */
@@ -59,9 +65,14 @@ struct options {
 	int mpi_timeout;	/* --mpi-timeout: seconds without a rank's report */
 	int client_base;	/* --mpi: the global id of this rank's first client */
 	int clients_total;	/* --mpi: clients over every rank (0: nclients) */
+	const void *be_opt;	/* the chosen backend's option block (backend.h), or NULL */
 	int argc;		/* the command line, for the JSON report */
 	const char **argv;
 };
+
+/* --stagger's step between the starts of two client processes, as the
+ * mmtests patch that added the option (any N > 0 turns it on). */
+#define STAGGER_STEP_MS 10
 
 extern struct options options;
 

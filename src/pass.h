@@ -32,10 +32,13 @@ struct pass_stats {
 	uint64_t duration_ns;		/* last timestamp of an op run, 0 if none */
 	uint64_t steps;			/* interpreter steps: ops, directives, waits */
 	bool truncated;			/* stopped at max_steps */
+	bool counted;			/* counted from the loop counts, not run */
 };
 
-/* Run one pass of client 0 of a run with opt's clients and seed (opt is
- * copied; only nclients, seed and the program matter). */
+/* What one pass of client 0 of a run with opt's clients and seed does:
+ * counted from the program when its loop counts and data sizes are fixed,
+ * else run (opt is copied; only nclients, seed, --trunc-io and the program
+ * matter). */
 void pass_run(const struct program *prog, const struct options *opt, uint64_t max_steps,
 	      struct pass_stats *ps);
 

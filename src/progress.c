@@ -30,15 +30,16 @@ void report_banner(const struct program *prog, const struct pass_figures *pass)
 		return;
 	printf("%s version %s - a netbench emulator (GPL-3.0-or-later)\n\n", options.progname,
 	       PACKAGE_VERSION);
+	/* dbench 4.0's sentence (scripts match "Running for N seconds"); a
+	 * fixed-work run stops at its passes or at the time limit */
+	printf("Running for %d seconds with load '%s' and minimum warmup %d secs", options.timelimit,
+	       prog->filename, options.warmup);
 	if (options.passes > 0)
-		printf("Running %d pass%s with load '%s' and minimum warmup %d secs\n", options.passes,
-		       options.passes == 1 ? "" : "es", prog->filename, options.warmup);
-	else
-		printf("Running for %d seconds with load '%s' and minimum warmup %d secs\n",
-		       options.timelimit, prog->filename, options.warmup);
+		printf(", %d pass%s per client", options.passes, options.passes == 1 ? "" : "es");
+	printf("\n");
 	/* which loadfile: NB figures compare only between runs of the same one */
-	printf("Loadfile %s: %llu operations per pass, sha256 %s\n", prog->filename,
-	       (unsigned long long)pass->ops, prog->sha256);
+	printf("Loadfile %s: %s%llu operations per pass, sha256 %s\n", prog->filename,
+	       pass->partial ? "at least " : "", (unsigned long long)pass->ops, prog->sha256);
 	/* what the backend negotiated with its server (smb: dialect, signing) */
 	environment_print_session(stdout);
 	fflush(stdout);

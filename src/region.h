@@ -4,7 +4,9 @@
  * while the run goes on, each with its memory order and why.  Nothing
  * else touches those fields while the run goes on, and no file but this
  * one writes __atomic_: a reader finds here every promise the writers
- * keep (Redis's atomicvar.h is the model).
+ * keep (Redis's atomicvar.h is the model).  The accessors are many small
+ * functions of one shape on purpose (duplicates: a repeated shape kept by
+ * choice): each names one field's operation and says why its order holds.
  *
  * Who writes what:
  *   the header (struct shared)  the parent: the window, the stop flag;
@@ -202,17 +204,26 @@ static inline void slot_finish_work(struct slot *s, uint64_t now)
 	STORE_RELAXED(s->finished_work, 1);
 }
 
+/* Has the client done its --passes?  Relaxed, read by its own process. */
+static inline bool slot_work_finished(const struct slot *s)
+{
+	return LOAD_RELAXED(s->finished_work) != 0;
+}
+
 /* ---- a slot's per-second ring: its client writes, the parent reads ---- */
 
 /* The client: the ring entry of second sec, reset first if it held an
- * earlier second.  The figures are zeroed before the second's number is
- * stored with release, so that a reader who sees the number (acquire)
- * sees the zeros, not the earlier second's figures. */
+ * earlier second.  The reset is published as a seqlock's write: the entry
+ * is marked SEC_CHANGING before its figures are zeroed and gets its new
+ * second (release) after, so a reader that finds the same second before
+ * and after its copy knows the copy is of that second alone. */
 static inline struct sec_stat *sec_stat_enter(struct slot *s, uint64_t sec)
 {
 	struct sec_stat *ss = &s->secs[sec % SEC_RING];
 
 	if (ss->sec != sec) {
+		STORE_RELAXED(ss->sec, SEC_CHANGING);
+		__atomic_thread_fence(__ATOMIC_RELEASE);	/* the mark before the zeroes */
 		STORE_RELAXED(ss->ops, 0);
 		STORE_RELAXED(ss->bytes, 0);
 		STORE_RELAXED(ss->max_ns, 0);
@@ -232,9 +243,11 @@ static inline void sec_stat_add(struct sec_stat *ss, uint64_t bytes, uint64_t la
 }
 
 /* The parent: copy second's figures from its ring entry into *out.  True
- * if the entry holds that second; false if it holds another (out->sec
- * says which: a later one means the second was overwritten before it was
- * read).  Acquire: see sec_stat_enter. */
+ * if the entry held that second before and after the copy; false if it
+ * holds another (out->sec says which: a later one, or SEC_CHANGING, means
+ * the second was overwritten before or while it was read, and the copy
+ * must not be used).  Acquire, then a fence before the re-check: see
+ * sec_stat_enter. */
 static inline bool sec_stat_read(const struct sec_stat *ss, uint64_t second, struct sec_stat *out)
 {
 	out->sec = LOAD_ACQUIRE(ss->sec);
@@ -243,7 +256,38 @@ static inline bool sec_stat_read(const struct sec_stat *ss, uint64_t second, str
 	out->ops = LOAD_RELAXED(ss->ops);
 	out->bytes = LOAD_RELAXED(ss->bytes);
 	out->max_ns = LOAD_RELAXED(ss->max_ns);
-	return true;
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);	/* the copy before the re-check */
+	out->sec = LOAD_RELAXED(ss->sec);
+	return out->sec == second;
+}
+
+/* ---- --mpi: the parent's sign of life ---- */
+
+/* The parent: it is alive now (every tick, and while it waits for the
+ * other ranks).  Relaxed: a client compares it with --mpi-timeout. */
+static inline void region_parent_alive(struct shared *sh, uint64_t now)
+{
+	STORE_RELAXED(sh->parent_alive_ns, now);
+}
+
+/* A client: when the parent was last alive. */
+static inline uint64_t region_parent_alive_ns(const struct shared *sh)
+{
+	return LOAD_RELAXED(sh->parent_alive_ns);
+}
+
+/* ---- a slot: a stop signal of its own process ---- */
+
+/* The client process: a stop signal of its own cut this client short. */
+static inline void slot_set_signal(struct slot *s, int sig)
+{
+	STORE_RELAXED(s->signal, sig);
+}
+
+/* The parent, once every client has exited: that signal, or 0. */
+static inline int slot_signal(const struct slot *s)
+{
+	return LOAD_RELAXED(s->signal);
 }
 
 #undef LOAD_RELAXED

@@ -23,25 +23,30 @@
 static void op_table(FILE *out, const struct results *r, const struct op_total *tot, size_t stride,
 		     bool machine)
 {
+	int width;
+
 	for (unsigned k = 0; machine && k < r->nops; k++) {
 		const struct op_total *t = (const struct op_total *)((const char *)tot + k * stride);
 
 		if (!t->count)
 			continue;
-		fprintf(out, ":%s:%llu:%.03f:%.03f:\n", results_op_name(r, k), (unsigned long long)t->count,
+		fprintf(out, ":%s:%llu:%.03f:%.03f:\n", results_op_label(r, k), (unsigned long long)t->count,
 			(double)t->total_ns / (double)t->count / 1e6, (double)t->max_ns / 1e6);
 	}
 	if (machine)
 		return;
-	fprintf(out, " Operation      Count    AvgLat    MaxLat\n");
-	fprintf(out, " ----------------------------------------\n");
+	/* dbench 4.0's table, or 5.0's (wider) with its op names */
+	width = results_op_label_width(r);
+	fprintf(out, " %-*sCount    AvgLat    MaxLat\n", width + 3, "Operation");
+	fprintf(out, " %.*s\n", width + 28, "--------------------------------------------------");
 	for (unsigned k = 0; k < r->nops; k++) {
 		const struct op_total *t = (const struct op_total *)((const char *)tot + k * stride);
 
 		if (!t->count)
 			continue;
-		fprintf(out, " %-12s %7llu %9.03f %9.03f\n", results_op_name(r, k), (unsigned long long)t->count,
-			(double)t->total_ns / (double)t->count / 1e6, (double)t->max_ns / 1e6);
+		fprintf(out, " %-*s %7llu %9.03f %9.03f\n", width, results_op_label(r, k),
+			(unsigned long long)t->count, (double)t->total_ns / (double)t->count / 1e6,
+			(double)t->max_ns / 1e6);
 	}
 	fprintf(out, "\n");
 }
@@ -96,6 +101,18 @@ static void problems(FILE *err, const struct results *r)
 			r->id.strict ? "" : "; --strict makes this a failure");
 	}
 
+	if (r->id.passes_per_client > 0 && !r->id.signal) {
+		uint64_t short_of = 0;
+
+		for (int i = 0; i < r->id.clients; i++)
+			if (r->passes[i] < (uint64_t)r->id.passes_per_client)
+				short_of++;
+		if (short_of)
+			fprintf(err, "%s: the time limit (-t %d) ended the run before %llu of %d clients "
+				"made their %d pass%s\n", r->id.progname, r->id.timelimit_sec,
+				(unsigned long long)short_of, r->id.clients, r->id.passes_per_client,
+				r->id.passes_per_client == 1 ? "" : "es");
+	}
 	for (int i = 0; i < r->nfailures; i++)
 		fprintf(err, "%s: client %d failed: %s\n", r->id.progname, r->failures[i].client,
 			r->failures[i].reason);
@@ -104,9 +121,14 @@ static void problems(FILE *err, const struct results *r)
 			(unsigned long long)mismatches, mismatches == 1 ? "" : "es");
 		for (unsigned k = 0; k < r->nops; k++)
 			if (r->op[k].total.mismatches)
-				fprintf(err, " %s %llu", results_op_name(r, k),
+				fprintf(err, " %s %llu", results_op_label(r, k),
 					(unsigned long long)r->op[k].total.mismatches);
 		fprintf(err, "\n");
+		/* upstream's smb.load: /foo and /test.txt are every client's */
+		if (r->id.clients > 1 && r->id.shared_paths)
+			fprintf(err, "%s: the %d clients share the loadfile's paths without a client in "
+				"them (%s): where they collide, a loadfile written for one client "
+				"mismatches\n", r->id.progname, r->id.clients, r->id.shared_paths);
 	} else if (r->mismatches_all) {
 		fprintf(err, "%s: %llu status mismatch%s outside the measured window\n", r->id.progname,
 			(unsigned long long)r->mismatches_all, r->mismatches_all == 1 ? "" : "es");
@@ -126,6 +148,12 @@ void report_final(FILE *out, FILE *err, const struct results *r, unsigned flags)
 		pmax = MAX(pmax, r->passes[i]);
 		ptotal += r->passes[i];
 	}
+	/* Failed clients and mismatches first, as dbench 4.0 prints its
+	 * errors before the table: a harness that merges stderr into stdout
+	 * must not find them among the op rows. */
+	fflush(out);
+	problems(err, r);
+	fflush(err);
 	if (!machine) {
 		/* Before the op table: harnesses take every line from the
 		 * table's header to the final lines for an op row (mmtests:
@@ -142,7 +170,6 @@ void report_final(FILE *out, FILE *err, const struct results *r, unsigned flags)
 		per_client(out, r);
 	if ((flags & REPORT_LATENCY) && !machine)
 		latency_report(out, r);
-	problems(err, r);
 	if (machine) {
 		fprintf(out, ";%g;%d;%d;%.03f;\n", tput, r->id.clients, r->id.processes,
 			(double)maxlat / 1e6);

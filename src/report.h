@@ -1,10 +1,11 @@
 /*
  * report.h - the final text report, rendered from a results value
- * (results.h): the op table, the per-client tables, the --latency tables,
- * the lines on stderr about failed clients and mismatches, and the final
- * lines (client CPU, Operations, Netbench scaled, and dbench 4.0's
- * "Throughput" line last), or with --machine-readable the ':op:...:' lines
- * and ';throughput;clients;procs;maxlat;'.
+ * (results.h): the lines on stderr about failed clients and mismatches
+ * (first, as dbench 4.0 prints its errors before the table), client CPU
+ * and Netbench scaled, the op table, the per-client tables, the --latency
+ * tables, and the final lines (Operations, and dbench 4.0's "Throughput"
+ * line last), or with --machine-readable the ':op:...:' lines and
+ * ';throughput;clients;procs;maxlat;'.
  *
  * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
  */

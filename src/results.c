@@ -28,6 +28,28 @@ static char *dup_or_null(const char *s)
 	return s ? xstrdup(s) : NULL;
 }
 
+/* Up to three of the loadfile's fixed paths that have no client in
+ * them, as "/foo, /test.txt": every client uses the same file there. */
+static char *shared_paths_of(const struct program *prog)
+{
+	char buf[200] = "";
+	size_t n = 0;
+	int shown = 0;
+
+	for (uint32_t i = 0; i < prog->npaths && shown < 3; i++) {
+		const struct path_tpl *t = &prog->paths[i];
+
+		if (t->len == 0 || (t->flags & (PATHF_CLIENT | PATHF_RANDSTR)))
+			continue;
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s/%.*s", shown ? ", " : "",
+				      (int)MIN((size_t)t->len, (size_t)60), prog->pool + t->off);
+		if (n >= sizeof(buf))
+			break;
+		shown++;
+	}
+	return shown ? xstrdup(buf) : NULL;
+}
+
 static void identity_compute(struct results_identity *id, const struct results_source *src)
 {
 	const struct program *prog = src->prog;
@@ -67,8 +89,10 @@ static void identity_compute(struct results_identity *id, const struct results_s
 	id->paced = opt->target_rate > 0 || prog->timestamps;
 	id->target_rate = opt->target_rate;
 	id->warmup_sec = opt->warmup;
-	id->timelimit_sec = opt->passes && !opt->timelimit_given ? -1 : opt->timelimit;
+	id->timelimit_sec = opt->timelimit;
 	id->passes_per_client = opt->passes;
+	id->loadfile_op_names = opt->loadfile_op_names;
+	id->shared_paths = shared_paths_of(prog);
 	id->window_start_ns = run->measure_start_ns - run->release_ns;
 	id->window_ns = run->measure_end_ns > run->measure_start_ns ?
 			run->measure_end_ns - run->measure_start_ns : 0;
@@ -205,6 +229,7 @@ static void identity_free(struct results_identity *id)
 	free(id->version);
 	free(id->backend);
 	free(id->loadfile);
+	free(id->shared_paths);
 	free(id->host_name);
 	free(id->host_system);
 	free(id->host_release);
@@ -346,6 +371,16 @@ double results_throughput(const struct results *r)
 const char *results_op_name(const struct results *r, unsigned k)
 {
 	return op_info[r->op[k].id].display;
+}
+
+const char *results_op_label(const struct results *r, unsigned k)
+{
+	return r->id.loadfile_op_names ? op_info[r->op[k].id].name : op_info[r->op[k].id].display;
+}
+
+int results_op_label_width(const struct results *r)
+{
+	return r->id.loadfile_op_names ? 22 : 12;	/* dbench 5.0's " %-22s", 4.0's " %-12s" */
 }
 
 /* The p-th percentile by nearest rank: exact when the rank is the first

@@ -50,6 +50,7 @@ struct pass_figures {
 	uint64_t bytes_read;	/* bytes its read ops move */
 	uint64_t bytes_written;	/* bytes its write ops move */
 	uint64_t duration_ns;	/* last timestamp of a pass, 0 if none */
+	bool partial;		/* a pass too long to walk: the figures of its start */
 };
 
 /* What was run: enough to say what the figures mean and to tell apart
@@ -78,12 +79,16 @@ struct results_identity {
 	bool paced;		/* timestamps in the loadfile, or -R */
 	double target_rate;	/* -R, MB/s per client; 0 unpaced */
 	int warmup_sec;		/* --warmup */
-	int timelimit_sec;	/* -t; -1 for fixed work without -t */
+	int timelimit_sec;	/* -t (-1: unknown, in an old document) */
 	int passes_per_client;	/* --passes/--run-once; 0 for timed runs */
 	uint64_t window_start_ns; /* start of the measured window after the release */
 	uint64_t window_ns;	/* length of the measured window */
 	int signal;		/* SIGINT/SIGTERM that stopped the run, or 0 */
 	bool strict;		/* --strict: idle clients fail the run */
+	char *shared_paths;	/* the loadfile's paths without a client in them
+				   ("/foo, /test.txt"), which every client uses; or NULL */
+	bool loadfile_op_names;	/* --loadfile-op-names: the text names ops as the loadfile
+				   does (QUERY_PATH_INFORMATION, as dbench 5.0), not as 4.0 */
 	struct environment env;	/* build, kernel, CPU, memory, file system, server,
 				   the options that shape the figures (environment.h) */
 };
@@ -204,8 +209,14 @@ uint64_t results_passes_median(const struct results *r);
 double results_window_sec(const struct results *r);
 double results_throughput(const struct results *r);
 
-/* The op table name of op[k]. */
+/* The name of op[k] in the JSON and as a key: dbench 4.0's op table name. */
 const char *results_op_name(const struct results *r, unsigned k);
+
+/* The name of op[k] in the text and --machine-readable output: 4.0's, or
+ * with --loadfile-op-names the loadfile's (dbench 5.0's and mmtests'),
+ * and the width of the name column of the op tables for it. */
+const char *results_op_label(const struct results *r, unsigned k);
+int results_op_label_width(const struct results *r);
 
 /* The reported figures of one total.  Latencies in nanoseconds; the
  * percentiles come from the histogram (within 1/64 of the exact value),

@@ -166,7 +166,7 @@ static void count_inflight(struct procs *pr, struct shared *sh, const struct pro
 		if (!lat)
 			continue;
 		op_stats_add(&s->ops[prog->statidx[s->op_id]], lat, 0);
-		hist_add(&s->every, lat);
+		hist64_add(&s->every, lat);
 		s->ops_measured++;
 	}
 }
@@ -218,6 +218,47 @@ static int count_state(struct shared *sh, int state)
 	return n;
 }
 
+/*
+ * The run in progress, for run_abort_cleanup(): set while this rank's
+ * clients may be alive (from the fork to the final cleanup).
+ */
+static struct {
+	struct procs *pr;
+	struct shared *sh;
+	const struct program *prog;
+	const struct backend *be;
+	const void *be_opt;
+	bool cleaned;		/* the final cleanup ran */
+} live;
+
+void run_alive(void)
+{
+	if (live.sh)
+		region_parent_alive(live.sh, now_ns());
+}
+
+void run_abort_cleanup(void)
+{
+	uint64_t start = now_ns(), grace_ns = (uint64_t)options.grace * NSEC_PER_SEC;
+
+	if (!live.pr || live.cleaned)
+		return;
+	/* every client stops and removes its own tree; one that does not
+	 * within the grace is killed, and the final cleanup takes its tree
+	 * with the shared roots */
+	region_end_now(live.sh, start);
+	while (live.pr->running > 0 && now_ns() - start < grace_ns) {
+		reap(live.pr, live.sh, 0);
+		sleep_until_ns(now_ns() + 20 * NSEC_PER_MSEC);
+	}
+	for (int p = 0; p < options.nprocs; p++)
+		if (live.pr->pid[p])
+			kill(live.pr->pid[p], SIGKILL);
+	reap(live.pr, live.sh, 1);
+	live.cleaned = true;
+	final_cleanup(live.prog, live.be, live.be_opt, live.sh);
+}
+
 /* Clients that are not set up after this long (a server that accepts the
  * connection but never answers) fail the run. */
 #define SETUP_TIMEOUT_NS (300 * NSEC_PER_SEC)
@@ -231,6 +272,9 @@ static bool wait_ready(struct procs *pr, struct shared *sh)
 		int ready = count_state(sh, SLOT_READY);
 		uint64_t now = now_ns();
 
+		if (signals_parent_seen())
+			return false;
+
 		if (now >= next_print || ready == sh->nclients) {
 			if (!options.machine_readable)
 				printf("%d of %d processes prepared for launch %3.0f sec\n",
@@ -240,8 +284,9 @@ static bool wait_ready(struct procs *pr, struct shared *sh)
 		}
 		if (ready == sh->nclients)
 			return true;
+		region_parent_alive(sh, now);
 		reap(pr, sh, 0);
-		if (count_state(sh, SLOT_FAILED) || pr->running < options.nprocs || signals_parent_seen())
+		if (count_state(sh, SLOT_FAILED) || pr->running < options.nprocs)
 			return false;
 		if (now - start > SETUP_TIMEOUT_NS) {
 			warnx_("%d of %d clients did not finish setting up in %llu s", sh->nclients - ready,
@@ -286,7 +331,7 @@ static void start_clients(struct procs *pr, const struct program *prog, const st
 
 	fflush(stdout);
 	fflush(stderr);
-	for (int p = 0; p < options.nprocs; p++) {
+	for (int p = 0; p < options.nprocs && !signals_parent_seen(); p++) {	/* Ctrl-C: no more */
 		pid_t pid = fork();
 
 		if (pid < 0) {
@@ -340,6 +385,12 @@ static void abandon_start(struct procs *pr, struct shared *sh, int release_fd,
 
 	region_stop(sh);
 	close(release_fd);
+	/* stopped by a signal: the clients still setting up stop now */
+	for (int p = 0; p < options.nprocs && signals_parent_seen(); p++)
+		if (pr->pid[p])
+			kill(pr->pid[p], SIGTERM);
+	/* a client stuck in its setup (a server that never answers) gets the
+	 * grace, then is killed */
 	while (pr->running > 0 && now_ns() - stop < grace_ns) {
 		reap(pr, sh, 0);
 		sleep_until_ns(now_ns() + 50 * NSEC_PER_MSEC);
@@ -348,6 +399,7 @@ static void abandon_start(struct procs *pr, struct shared *sh, int release_fd,
 		if (pr->pid[p])
 			kill(pr->pid[p], SIGKILL);
 	reap(pr, sh, 1);
+	live.pr = NULL;
 	res->setup_failed = 1;
 	res->signal = signals_parent_seen();
 }
@@ -355,14 +407,12 @@ static void abandon_start(struct procs *pr, struct shared *sh, int release_fd,
 /* Fix the window in the region and release every client at once. */
 static void release_clients(struct shared *sh, int release_fd, struct run_result *res)
 {
-	bool fixed_work = options.passes > 0;
-
 	mpi_barrier("start");	/* the ranks release their clients together */
 	res->release_ns = now_ns();
 	res->measure_start_ns = res->release_ns + (uint64_t)options.warmup * NSEC_PER_SEC;
-	/* fixed work runs until the passes are done, or -t if given too */
+	/* fixed work runs until the passes are done, or the time limit (as
+	 * dbench 5.0's --run-once) */
 	region_set_window(sh, res->release_ns, res->measure_start_ns,
-			  fixed_work && !options.timelimit_given ? UINT64_MAX :
 			  res->measure_start_ns + (uint64_t)options.timelimit * NSEC_PER_SEC);
 	wall_clock_iso(res->start_time, sizeof(res->start_time));
 	if (!options.machine_readable)
@@ -391,6 +441,7 @@ static void supervise(struct procs *pr, struct shared *sh, const struct program 
 		sleep_until_ns(tick);
 		reap(pr, sh, 0);
 		now = now_ns();
+		region_parent_alive(sh, now);
 		/* --mpi: after a signal every rank reports at once (mpirun may
 		 * be ending the job: rank 0 names the ranks that no longer do) */
 		early = mpi_tick_now();
@@ -451,10 +502,17 @@ void run_benchmark(const struct program *prog, const struct backend *be, const v
 	memset(res, 0, sizeof(*res));
 	signals_parent_catch();
 	if (pipe(release) < 0)
-		die(EXIT_RUN_FAILED, "pipe: %s", strerror(errno));
+		die(EXIT_USAGE, "cannot start the clients: pipe: %s", strerror(errno));	/* nothing ran */
 	sh->measure_end_ns = UINT64_MAX;
 	sh->procs_left = options.nprocs;
 	start_clients(&pr, prog, be, be_opt, sh, release);
+	region_parent_alive(sh, now_ns());
+	live.pr = &pr;
+	live.sh = sh;
+	live.prog = prog;
+	live.be = be;
+	live.be_opt = be_opt;
+	live.cleaned = false;
 	if (!clients_ready(&pr, sh, res)) {
 		abandon_start(&pr, sh, release[1], res);
 		free(pr.pid);	/* nothing was released, so nothing was made */
@@ -466,16 +524,30 @@ void run_benchmark(const struct program *prog, const struct backend *be, const v
 	supervise(&pr, sh, prog, &ps, res);
 	res->measure_end_ns = window_end(sh, res);
 	count_inflight(&pr, sh, prog);
+	/* a client a signal of its own cut short failed, unless dbench was
+	 * stopped as a whole (a Ctrl-C reaches every process of the group) */
+	for (int i = 0; i < sh->nclients && !res->signal; i++) {
+		struct slot *s = shared_slot(sh, i);
+		int sig = slot_signal(s);
+
+		if (sig && slot_state(s) == SLOT_DONE) {
+			snprintf(s->error, sizeof(s->error), "stopped by signal %d (%s) before the end of the run",
+				 sig, strsignal(sig));
+			slot_set_state(s, SLOT_FAILED);
+		}
+	}
 	progress_finish(&ps);
 	res->series = ps.series;	/* for the JSON report */
 	res->failed_clients = count_state(sh, SLOT_FAILED);
 	/* with --mpi, in rank order: on a shared target the first rank
 	 * removes the shared directories, the others find them gone */
 	for (int k = 0; k < mpi_size(); k++) {
-		if (k == mpi_rank() && final_cleanup(prog, be, be_opt, sh) < 0)
+		if (k == mpi_rank() && !live.cleaned && final_cleanup(prog, be, be_opt, sh) < 0)
 			res->cleanup_failed = 1;
+		live.cleaned = live.cleaned || k == mpi_rank();
 		mpi_barrier("cleanup");
 	}
+	live.pr = NULL;
 	free(pr.pid);
 	free(pr.inflight_ns);
 }

@@ -42,8 +42,11 @@ static void setup_failed_json(const struct shared *sh, int signal, int status)
 {
 	char message[600];
 
-	snprintf(message, sizeof(message), "%s",
-		 signal ? "stopped by a signal before the clients were released" : "no client was started");
+	if (signal)
+		snprintf(message, sizeof(message), "stopped by signal %d (%s) before the clients were released",
+			 signal, strsignal(signal));
+	else
+		snprintf(message, sizeof(message), "no client was started");
 	for (int i = 0; i < sh->nclients && !signal; i++) {
 		const struct slot *s = shared_slot(sh, i);
 
@@ -65,14 +68,18 @@ static int run_one(const struct program *prog, const struct backend *be, const v
 
 	run_benchmark(prog, be, be_opt, sh, &res);
 	if (res.setup_failed) {
-		/* with --mpi, rank 0 has printed the first failing rank's message */
-		for (int i = 0; i < sh->nclients && !mpi_on(); i++) {
+		/* with --mpi, rank 0 has printed the first failing rank's message;
+		 * after a signal to dbench, its clients stopped for the same one */
+		for (int i = 0; i < sh->nclients && !mpi_on() && !res.signal; i++) {
 			struct slot *s = shared_slot(sh, i);
 
 			if (s->state == SLOT_FAILED)
 				fprintf(stderr, "%s: client %d: %s\n", options.progname, i, s->error);
 		}
-		if (!res.signal && !mpi_on())
+		if (res.signal && !mpi_on())
+			fprintf(stderr, "%s: stopped by signal %d (%s) before the clients were released\n",
+				options.progname, res.signal, strsignal(res.signal));
+		else if (!mpi_on())
 			fprintf(stderr, "%s: no client was started\n", options.progname);
 		*status = res.signal ? 128 + res.signal : EXIT_USAGE;
 		setup_failed_json(sh, res.signal, *status);
@@ -260,10 +267,11 @@ static void collect(const struct run_set *set, struct figures *fs, size_t *ops_f
 	for (unsigned k = 0; k < nops; k++) {
 		char label[96];
 		const char *name = results_op_name(&set->run[0], k);
+		const char *shown = results_op_label(&set->run[0], k);
 
-		snprintf(label, sizeof(label), "%s mean ms", name);
+		snprintf(label, sizeof(label), "%s mean ms", shown);
 		figure_add(fs, name, label);
-		snprintf(label, sizeof(label), "%s p99 ms", name);
+		snprintf(label, sizeof(label), "%s p99 ms", shown);
 		figure_add(fs, name, label);
 	}
 	tput = &fs->f[0], nb = &fs->f[1], rate = &fs->f[2], maxl = &fs->f[3];
@@ -331,11 +339,15 @@ void run_set_report(FILE *out, const struct run_set *set)
 	summarize(fs.f[0].v, fs.f[0].n, CI_LEVEL, &s);
 	for (int i = 0; i < set->nruns; i++)
 		maxlat = MAX(maxlat, set->run[i].all.max_ns);
+	/* The spread on a line of its own that no dbench 4.0 parser takes
+	 * for a result: LKP reads every line starting "Throughpu" by field
+	 * position, PTS the last line holding "Throughput"; the only such
+	 * line is the last one, dbench's, with the mean. */
 	if (s.ci_valid)
-		fprintf(out, "Throughput %g MB/sec ± %.3g (95%% CI, n=%zu, CoV %.1f%%)\n", s.mean,
-			s.ci_half, s.n, s.cov * 100);
+		fprintf(out, "Mean of %zu runs: %g MB/sec ± %.3g (95%% confidence interval), CoV %.1f%%\n",
+			s.n, s.mean, s.ci_half, s.cov * 100);
 	else
-		fprintf(out, "Throughput %g MB/sec (n=1: no interval)\n", s.mean);
+		fprintf(out, "Mean of 1 run: %g MB/sec (one run: no interval)\n", s.mean);
 	fprintf(out, "Throughput %g MB/sec  %d clients  %d procs  max_latency=%.03f ms\n", s.mean,
 		set->run[0].id.clients, set->run[0].id.processes, (double)maxlat / 1e6);
 	fflush(out);

@@ -64,9 +64,10 @@ void run_set_free(struct run_set *set);
 
 /* The summary of the set (text): a table of mean, median, stddev, CoV,
  * min, max and 95% interval per figure, then
- *   Throughput 312.4 MB/sec ± 4.1 (95% CI, n=5, CoV 1.1%)
+ *   Mean of 5 runs: 312.4 MB/sec ± 4.1 (95% confidence interval), CoV 1.1%
  *   Throughput 312.4 MB/sec  2 clients  2 procs  max_latency=23.582 ms
- * (the last line keeps dbench's shape: the mean, the largest latency). */
+ * (the last line keeps dbench's shape: the mean, the largest latency; it
+ * is the only line that starts with "Throughput", for LKP and PTS). */
 void run_set_report(FILE *out, const struct run_set *set);
 
 /* --mpi (rank 0): does the set have each run's ranks?  Then the lines

@@ -19,6 +19,7 @@
 
 #include "json_report.h"
 #include "options.h"
+#include "outfile.h"
 #include "region.h"
 #include "series.h"
 #include "util.h"
@@ -33,19 +34,29 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
+/* The file is made anew and renamed over the name at once (outfile.h):
+ * its rows show there as the run goes, and a symbolic link planted at the
+ * name is never followed. */
 static FILE *open_output(const char *path)
 {
-	FILE *f;
+	char why[PATH_MAX + 128];
+	struct outfile out;
+	FILE *f = NULL;
 
 	if (strcmp(path, "-") == 0) {
 		int fd = dup(options.stdout_fd >= 0 ? options.stdout_fd : STDOUT_FILENO);
 
 		f = fd < 0 ? NULL : fdopen(fd, "w");
-	} else {
-		f = fopen(path, "w");
+		snprintf(why, sizeof(why), "%s", strerror(errno));
+	} else if (outfile_open(&out, path, true, why, sizeof(why)) == 0) {
+		f = fdopen(out.fd, "w");
+		if (!f) {
+			snprintf(why, sizeof(why), "%s", strerror(errno));
+			close(out.fd);
+		}
 	}
 	if (!f)
-		warnx_("--csv-series %s: cannot open: %s; no series is written", path, strerror(errno));
+		warnx_("--csv-series %s: cannot open: %s; no series is written", path, why);
 	return f;
 }
 
@@ -87,7 +98,7 @@ static void snapshot(struct series *ser)
 {
 	memset(ser->now, 0, sizeof(*ser->now));
 	for (int i = 0; i < ser->sh->nclients; i++)
-		hist_total_add(ser->now, &shared_slot(ser->sh, i)->every);
+		hist_total_add64(ser->now, &shared_slot(ser->sh, i)->every);
 }
 
 /* The ops since the last snapshot ended in seconds snap_sec .. upto - 1:
@@ -125,7 +136,9 @@ static void read_second(struct series *ser, uint64_t second, struct series_row *
 		struct sec_stat copy;
 
 		if (!sec_stat_read(&shared_slot(sh, i)->secs[second % SEC_RING], second, &copy)) {
-			lost |= copy.sec > second;	/* overwritten before it was read */
+			/* overwritten by a later second before or while it was
+			 * read (the parent was held up for SEC_RING - 2 s) */
+			lost |= copy.sec > second;
 			continue;
 		}
 		if (!copy.ops)
@@ -204,7 +217,7 @@ void series_finish(struct series *ser)
 		const struct slot *s = shared_slot(ser->sh, i);
 
 		for (int r = 0; r < SEC_RING; r++) {
-			if (!s->secs[r].ops)
+			if (!s->secs[r].ops || s->secs[r].sec == SEC_CHANGING)	/* killed mid-reset */
 				continue;
 			last = any ? MAX(last, s->secs[r].sec) : s->secs[r].sec;
 			any = true;

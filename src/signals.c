@@ -6,22 +6,49 @@
 #include "config.h"
 
 #include <signal.h>
+#include <stdbool.h>
 #include <string.h>
+#include <time.h>
 
 #include "signals.h"
+#include "util.h"
 
-static volatile sig_atomic_t parent_signal;	/* the parent: SIGINT/SIGTERM seen */
+/*
+ * The signals that stop a run, in the parent and in each client process
+ * (dbench(1) SIGNALS): SIGINT and SIGTERM always; the others unless they
+ * were ignored when dbench started (nohup, a shell's background job).  The
+ * parent stops the run as for SIGTERM: partial report, error document,
+ * cleanup, exit status 128 + the signal.  A client process stops its
+ * clients and cleans up; cut short before the end of the run, they are
+ * failed clients unless the parent was stopped too (a Ctrl-C reaches the
+ * whole process group).  SIGPIPE in a client is ignored: a backend's
+ * socket reports EPIPE as an error.
+ */
+static const int stop_signals[] = {
+	SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGALRM, SIGTERM, SIGUSR1, SIGUSR2,
+};
+
+static volatile sig_atomic_t parent_signal;	/* the parent: the first stop signal */
+static volatile sig_atomic_t client_signal;	/* a client process: the same */
+static volatile uint64_t client_signal_ns;	/* when client_signal came */
 static volatile int client_stop;		/* a client process: stop its clients */
 static volatile sig_atomic_t cont_seen;		/* --mpi: SIGCONT seen */
 
 static void on_parent_signal(int sig)
 {
-	parent_signal = sig;
+	if (!parent_signal)
+		parent_signal = sig;
 }
 
 static void on_client_signal(int sig)
 {
-	(void)sig;
+	struct timespec ts;
+
+	if (!client_signal) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);	/* async-signal-safe */
+		client_signal_ns = (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+		client_signal = sig;
+	}
 	client_stop = 1;
 }
 
@@ -36,6 +63,7 @@ static void on_sigcont(int sig)
 	cont_seen = 1;
 }
 
+/* no SA_RESTART unless asked: a blocked call returns EINTR */
 static void set_handler(int sig, void (*fn)(int), int flags)
 {
 	struct sigaction sa;
@@ -47,12 +75,37 @@ static void set_handler(int sig, void (*fn)(int), int flags)
 	sigaction(sig, &sa, NULL);
 }
 
+/* Was sig ignored when this process got it (SIG_IGN inherited)? */
+static bool signal_ignored(int sig)
+{
+	struct sigaction sa;
+
+	return sigaction(sig, NULL, &sa) == 0 && sa.sa_handler == SIG_IGN;
+}
+
+/* Catch the stop signals with fn (flags as sigaction's). */
+static void catch_stop_signals(void (*fn)(int), int flags)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++) {
+		int sig = stop_signals[i];
+
+		if (sig != SIGINT && sig != SIGTERM && signal_ignored(sig))
+			continue;	/* nohup dbench ...: SIGHUP stays ignored */
+		set_handler(sig, fn, flags);
+	}
+}
+
+void signals_catch_stop(void)
+{
+	/* before the run: a second signal of the kind ends dbench at once,
+	 * should a backend's library retry a call the first one cut short */
+	catch_stop_signals(on_parent_signal, SA_RESETHAND);
+}
+
 void signals_parent_catch(void)
 {
-	set_handler(SIGINT, on_parent_signal, 0);
-	set_handler(SIGTERM, on_parent_signal, 0);
+	catch_stop_signals(on_parent_signal, 0);
 	set_handler(SIGCHLD, on_sigchld, 0);
-	signal(SIGPIPE, SIG_IGN);
 }
 
 int signals_parent_seen(void)
@@ -62,9 +115,16 @@ int signals_parent_seen(void)
 
 void signals_client_catch(void)
 {
-	set_handler(SIGINT, on_client_signal, 0);
-	set_handler(SIGTERM, on_client_signal, 0);
+	catch_stop_signals(on_client_signal, 0);
+	set_handler(SIGPIPE, SIG_IGN, 0);
 	set_handler(SIGCHLD, SIG_DFL, 0);
+}
+
+int signals_client_seen(uint64_t *when_ns)
+{
+	if (when_ns)
+		*when_ns = client_signal_ns;
+	return client_signal;
 }
 
 const volatile int *signals_client_stop_flag(void)
@@ -79,7 +139,10 @@ void signals_client_stop(void)
 
 void signals_cleanup_catch(void)
 {
-	set_handler(SIGINT, SIG_IGN, 0);
+	/* the cleanup goes on through a Ctrl-C or a hangup of the group;
+	 * SIGTERM (its parent died) ends it */
+	for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++)
+		set_handler(stop_signals[i], SIG_IGN, 0);
 	set_handler(SIGTERM, SIG_DFL, 0);
 }
 

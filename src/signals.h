@@ -11,21 +11,35 @@
 #define DBENCH_SIGNALS_H
 
 #include <stdbool.h>
+#include <stdint.h>
+
+/* The stop signals: SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGALRM, SIGTERM,
+ * SIGUSR1, SIGUSR2 (dbench(1) SIGNALS); SIGINT and SIGTERM always, the
+ * others unless they were ignored when dbench started (nohup). */
 
 /* ---- the parent ---- */
 
-/* At the start of a run: SIGINT and SIGTERM set the parent's flag, SIGCHLD
- * only cuts the parent's sleeps short, SIGPIPE is ignored. */
+/* From the options on: a stop signal sets the parent's flag; before the
+ * run a second one of the same kind ends dbench at once. */
+void signals_catch_stop(void);
+
+/* At the start of a run: a stop signal sets the parent's flag (a second
+ * one too), SIGCHLD only cuts the parent's sleeps short. */
 void signals_parent_catch(void);
 
-/* The SIGINT or SIGTERM the parent has seen during a run, or 0. */
+/* The first stop signal the parent has seen, or 0. */
 int signals_parent_seen(void);
 
 /* ---- a client process ---- */
 
-/* In a client process, first: SIGINT and SIGTERM ask its clients to stop;
- * SIGCHLD is back to its default. */
+/* In a client process, first: a stop signal asks its clients to stop;
+ * SIGPIPE is ignored (a socket says EPIPE); SIGCHLD is back to its
+ * default. */
 void signals_client_catch(void);
+
+/* The first stop signal the client process got, or 0; when it came
+ * (CLOCK_MONOTONIC ns) in *when_ns if not NULL. */
+int signals_client_seen(uint64_t *when_ns);
 
 /* The client process's stop flag, as client_advance() polls it: set by
  * SIGINT/SIGTERM or by signals_client_stop(). */
@@ -35,8 +49,9 @@ const volatile int *signals_client_stop_flag(void);
  * stopped before the release). */
 void signals_client_stop(void);
 
-/* In the process of the final cleanup: SIGINT is ignored (a Ctrl-C during
- * the cleanup must not leave half a tree), SIGTERM ends it. */
+/* In the process of the final cleanup: the stop signals are ignored (a
+ * Ctrl-C or a hangup during the cleanup must not leave half a tree), but
+ * SIGTERM, which ends it. */
 void signals_cleanup_catch(void);
 
 /* ---- --mpi: SIGCONT ---- */

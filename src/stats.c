@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -18,20 +19,29 @@ size_t slot_size_for(const struct program *prog)
 	return (size + 63) & ~(size_t)63;
 }
 
+/* The header: struct shared, then root_existed, to a page boundary. */
+static size_t header_size(uint32_t nroots)
+{
+	return (sizeof(struct shared) + nroots + 4095) & ~(size_t)4095;
+}
+
 struct shared *shared_create(const struct program *prog, int nclients)
 {
 	size_t slot_size = slot_size_for(prog);
-	size_t header = (sizeof(struct shared) + 4095) & ~(size_t)4095;
+	size_t header = header_size(prog->nshared_roots);
 	size_t len = header + slot_size * (size_t)nclients;
 	char *base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE,
 			  -1, 0);
 	struct shared *sh;
 
 	if (base == MAP_FAILED)
-		die(EXIT_RUN_FAILED, "cannot map %zu bytes of shared memory for %d clients", len, nclients);
+		die(EXIT_USAGE, "cannot map %zu bytes of shared memory for %d clients: %s", len, nclients,
+		    strerror(errno));	/* nothing ran */
 	sh = (struct shared *)base;
 	sh->nclients = nclients;
 	sh->slot_size = slot_size;
+	sh->nroots = prog->nshared_roots;
+	sh->root_existed = (uint8_t *)(base + sizeof(struct shared));
 	sh->slots = base + header;
 	for (int i = 0; i < nclients; i++) {
 		struct slot *s = shared_slot(sh, i);
@@ -46,7 +56,7 @@ struct shared *shared_create(const struct program *prog, int nclients)
 
 void shared_destroy(struct shared *sh)
 {
-	size_t header = (sizeof(struct shared) + 4095) & ~(size_t)4095;
+	size_t header = header_size(sh->nroots);
 
 	munmap(sh, header + sh->slot_size * (size_t)sh->nclients);
 }

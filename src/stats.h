@@ -13,6 +13,7 @@
 #ifndef DBENCH_STATS_H
 #define DBENCH_STATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -43,19 +44,25 @@ enum slot_state {
 };
 
 /* Per-second figures, a ring indexed by the second (from the release)
- * in which ops completed; the parent reads a second once it is over. */
+ * in which ops completed; the parent reads a second once it is over.  The
+ * client reuses an entry SEC_RING seconds later: sec_stat_enter() and
+ * sec_stat_read() below are the only ways to them while the run goes on. */
 #define SEC_RING 8
 struct sec_stat {
-	uint64_t sec;		/* which second this entry holds */
+	uint64_t sec;		/* which second this entry holds; SEC_CHANGING
+				   while the client resets it for another */
 	uint64_t ops;		/* ops completed in it */
 	uint64_t bytes;		/* bytes they moved */
 	uint64_t max_ns;	/* their largest latency */
 };
+#define SEC_CHANGING UINT64_MAX
 
 struct slot {
 	int state;		/* enum slot_state */
 	int pid;		/* the process running this client */
 	int finished_work;	/* did all its passes (fixed-work runs) */
+	int signal;		/* a stop signal to its own process cut it short
+				   before the end of the run (run.c), or 0 */
 	int64_t sp64;		/* last SETSP: pass << 32 | sync point */
 	uint64_t ops_all;	/* ops completed, all phases (progress) */
 	uint64_t bytes_all;	/* bytes moved, all phases */
@@ -75,11 +82,9 @@ struct slot {
 	char error[256];	/* why it failed */
 	struct op_stats lag;	/* schedule lag of paced ops */
 	struct op_stats response; /* paced ops: end minus scheduled start */
-	struct hist every;	/* every op, all phases (per-second percentiles) */
+	struct hist64 every;	/* every op, all phases (per-second percentiles) */
 	struct op_stats ops[];	/* program.nstats entries */
 };
-
-#define MAX_SHARED_ROOTS 64
 
 struct shared {
 	uint64_t release_ns;	/* clients start (CLOCK_MONOTONIC) */
@@ -91,7 +96,12 @@ struct shared {
 	int mismatch_printed;	/* messages printed, all clients */
 	int procs_left;		/* client processes not yet done: the last one
 				   out removes the shared roots if the parent died */
-	uint8_t root_existed[MAX_SHARED_ROOTS]; /* shared roots found before the run */
+	uint32_t nroots;	/* shared roots */
+	uint8_t *root_existed;	/* per shared root: found before the run
+				   (program.nshared_roots, after this header) */
+	uint64_t parent_alive_ns; /* --mpi: the parent's last sign of life; its clients
+				   stop when it is older than --mpi-timeout (a rank
+				   stopped or hung: the job is being ended) */
 	char *slots;		/* first slot */
 };
 

@@ -489,6 +489,7 @@ struct sock_ctx {
 	int fd;			/* the connection */
 	int can_trunc;		/* recv(MSG_TRUNC) discards without copying */
 	const struct srv_options *opt;
+	int phase;		/* enum serve_phase */
 	uint64_t deadline_ns;	/* the wait for a request or its bytes ends, 0: none */
 	uint8_t scratch[SERVE_CHUNK]; /* where discarded bytes go otherwise */
 };
@@ -501,37 +502,67 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-/* A request as a whole, and the wait between requests, have deadlines. */
+/* A request as a whole, and the wait between requests, have deadlines.  A
+ * request's runs from its first byte: serve.c says REQUEST again as it
+ * reads on (the header after the first bytes, the payload), which keeps it
+ * (else a client that drips a frame would get a new --request-timeout
+ * with each part of it). */
 static void sock_phase(void *ctx, int phase)
 {
 	struct sock_ctx *s = ctx;
 	int secs = phase == SERVE_PHASE_IDLE ? s->opt->idle_timeout :
 		   phase == SERVE_PHASE_REQUEST ? s->opt->request_timeout : 0;
 
+	if (phase == SERVE_PHASE_REQUEST && s->phase == SERVE_PHASE_REQUEST)
+		return;
+	s->phase = phase;
 	s->deadline_ns = secs ? mono_ns() + (uint64_t)secs * 1000000000ULL : 0;
 }
 
-/* recv with the deadline: SO_RCVTIMEO wakes it at least every
- * granularity() seconds; a wait shorter than --timeout is not a stall. */
+/* Milliseconds from now to t, rounded up (poll wakes at t, not before). */
+static int ms_until(uint64_t t, uint64_t now)
+{
+	uint64_t ms = (t - now + 999999) / 1000000;
+
+	return ms > INT_MAX ? INT_MAX : (int)ms;
+}
+
+/* recv, waiting in poll() until data comes, the deadline (ETIME) or
+ * --timeout seconds without data (EAGAIN: a stall), whichever is first;
+ * the deadline is kept to the millisecond, not to a receive timeout's
+ * granularity. */
 static ssize_t sock_recv_flags(struct sock_ctx *s, void *buf, size_t len, int flags)
 {
-	uint64_t start = mono_ns(), now = start;
+	uint64_t start = mono_ns();
 	ssize_t rc;
 
 	for (;;) {
-		if (s->deadline_ns && now >= s->deadline_ns) {
-			errno = ETIME;
-			return -1;
+		struct pollfd p = { .fd = s->fd, .events = POLLIN };
+		uint64_t now = mono_ns();
+		int wait_ms = -1;
+
+		if (s->deadline_ns) {
+			if (now >= s->deadline_ns) {
+				errno = ETIME;
+				return -1;
+			}
+			wait_ms = ms_until(s->deadline_ns, now);
 		}
-		rc = recv(s->fd, buf, len, flags);
+		if (s->opt->timeout) {
+			uint64_t stall = start + (uint64_t)s->opt->timeout * 1000000000ULL;
+
+			if (now >= stall) {
+				errno = EAGAIN;
+				return -1;
+			}
+			if (wait_ms < 0 || ms_until(stall, now) < wait_ms)
+				wait_ms = ms_until(stall, now);
+		}
+		rc = recv(s->fd, buf, len, flags | MSG_DONTWAIT);
 		if (rc >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
 			return rc;
-		now = mono_ns();
-		if (s->opt->timeout && now - start >= (uint64_t)s->opt->timeout * 1000000000ULL &&
-		    (!s->deadline_ns || now < s->deadline_ns)) {
-			errno = EAGAIN;
+		if (poll(&p, 1, wait_ms) < 0 && errno != EINTR)
 			return -1;
-		}
 	}
 }
 
@@ -561,18 +592,11 @@ static ssize_t sock_send(void *ctx, const void *buf, size_t len, int more)
 	return send(((struct sock_ctx *)ctx)->fd, buf, len, MSG_NOSIGNAL | (more ? MSG_MORE : 0));
 }
 
-/* Sends may stall --timeout seconds; receives wake at least as often as
- * the shortest of the three bounds, for sock_recv_flags() to check them. */
+/* Sends may stall --timeout seconds (receives wait in sock_recv_flags). */
 static void set_timeouts(int fd, const struct srv_options *opt)
 {
-	int bounds[] = { opt->timeout, opt->request_timeout, opt->idle_timeout };
-	struct timeval snd = { .tv_sec = opt->timeout }, rcv = { 0 };
+	struct timeval snd = { .tv_sec = opt->timeout };
 
-	for (size_t i = 0; i < sizeof(bounds) / sizeof(bounds[0]); i++)
-		if (bounds[i] > 0 && (rcv.tv_sec == 0 || bounds[i] < rcv.tv_sec))
-			rcv.tv_sec = bounds[i];
-	if (rcv.tv_sec)
-		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &rcv, sizeof(rcv));
 	if (snd.tv_sec)
 		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &snd, sizeof(snd));
 }
@@ -624,6 +648,7 @@ static void __attribute__((noreturn)) child_main(const struct server *srv, int f
 	ctx.fd = fd;
 	ctx.can_trunc = 1;
 	ctx.opt = srv->opt;
+	ctx.phase = -1;
 	ctx.deadline_ns = 0;
 	end = serve_connection(&io, &counts, why, sizeof(why));
 	if (child_stopped_by) {

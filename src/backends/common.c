@@ -5,7 +5,13 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "backend.h"
 #include "common.h"
@@ -109,4 +115,44 @@ void lock_table_free(struct lock_table *t)
 {
 	free(t->r);
 	memset(t, 0, sizeof(*t));
+}
+
+/* ---- servers ---- */
+
+void tcp_probe(const char *host, int port, int timeout_ms, char *why, size_t len)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai = NULL;
+	char service[16];
+	struct pollfd pfd;
+	int fd, err = 0, rc;
+	socklen_t elen = sizeof(err);
+
+	why[0] = '\0';
+	snprintf(service, sizeof(service), "%d", port);
+	rc = getaddrinfo(host, service, &hints, &ai);
+	if (rc != 0) {
+		snprintf(why, len, "%s", gai_strerror(rc));
+		return;
+	}
+	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		snprintf(why, len, "%s", strerror(errno));
+		goto out;
+	}
+	if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0) {
+		if (errno != EINPROGRESS) {
+			err = errno;
+		} else {
+			pfd = (struct pollfd){ .fd = fd, .events = POLLOUT };
+			if (poll(&pfd, 1, timeout_ms) <= 0)
+				err = ETIMEDOUT;
+			else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &elen) < 0)
+				err = errno;
+		}
+	}
+	if (err)
+		snprintf(why, len, "%s", strerror(err));
+	close(fd);
+out:
+	freeaddrinfo(ai);
 }

@@ -87,6 +87,11 @@ bool lock_table_add(struct lock_table *t, uint64_t offset, uint64_t length);
 bool lock_table_remove(struct lock_table *t, uint64_t offset, uint64_t length);
 void lock_table_free(struct lock_table *t);
 
+/* Why a server does not answer on a TCP port: "" if it accepts a
+ * connection within timeout_ms, else the reason (the host unknown, the
+ * connection refused, unreachable, timed out). */
+void tcp_probe(const char *host, int port, int timeout_ms, char *why, size_t len);
+
 static inline bool is_dot(const char *name)
 {
 	return name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]));

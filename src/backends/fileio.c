@@ -9,12 +9,26 @@
  * --no-resolve turns it off); open is open plus fstat; read and write are
  * pread/pwrite; flush is fsync; locks are open-file-description locks
  * (F_OFD_SETLK: per handle, as SMB's); statfs is statfs; list reads the
- * directory.  Each client chdirs into -D; paths are relative to it.
+ * directory.
  *
- * Safety: the loadfile compiler already refused paths that climb out of the
- * share root.  Opens use O_NOFOLLOW, trees are removed without following
- * symlinks, and at setup the trees a client will work in are checked for
- * symlinks, so nothing outside -D is touched.
+ * The target is the boundary, for the whole run, cleanup included: -D is
+ * opened once, in the parent before any client starts, and every path is
+ * resolved beneath that descriptor, never through a symlink (beneath.h:
+ * openat2 with RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS, or a walk of
+ * O_NOFOLLOW descriptors), the last component with the *at calls.  So -D
+ * renamed and replaced by a symlink during the run changes nothing: the
+ * run goes on, and cleans up, in the directory it opened, and says so at
+ * the end; a symlink planted in the tree during the run is not followed
+ * (the ops through it fail with NT_STATUS_ACCESS_DENIED, and the client
+ * says once which path it is).  Lookups (the stat before an op, a stat, a
+ * listing) in a client's own tree go through directories it keeps open
+ * between ops (lookup_dir: checked against a fresh resolution when used
+ * 100 ms after the last check, dropped at once when the client itself
+ * removes or renames them),
+ * so that they cost one fstatat as before; everything that opens, creates,
+ * writes, removes or renames is resolved afresh.  At setup the trees a
+ * client will work in are checked for symlinks, so that one made before
+ * the run is refused before it starts; trees are removed as rm -rf does.
  *
  * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
  */
@@ -23,7 +37,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,21 +45,25 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/xattr.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "backend.h"
+#include "backends/beneath.h"
 #include "client.h"
 #include "netbench.h"
 #include "status.h"
 #include "util.h"
 
 /* fileio's option block: the file options (-s, -S, -F, ...) it shares
- * with the other file backends first, then its own. */
+ * with the other file backends first, then its own, then what init
+ * fills in. */
 struct fileio_options {
 	struct nb_options files;	/* first (BACKEND_FILES) */
-	const char *directory;		/* -D: the share root */
+	const char *directory;		/* -D: the share root (absolute: the core) */
 	int xattr;			/* -x: DOS attributes in user.DOSATTRIB */
 	int no_resolve;			/* --no-resolve */
+	const char *progname;		/* init: for the clients' messages */
 };
 
 static const struct backend_option fileio_options[] = {
@@ -70,217 +87,452 @@ static inline const struct fileio_options *fopt(const struct client *c)
 
 #define DOSATTRIB_XATTR "user.DOSATTRIB"
 
-/* The client's state: the netbench layer's, nothing of its own. */
-struct fileio {
-	struct nb_client nb;	/* first: the layer finds itself at c->priv */
+/* The target: -D, opened once by fileio_init in the parent before any
+ * client is forked; every client process and the final cleanup inherit
+ * it.  Set once, then only read. */
+static int target = -1;
+static struct stat target_st;	/* its device and inode, as opened */
+
+/*
+ * The directories a client looks names up in, kept open (O_PATH) between
+ * ops: only in the client's own trees (clients/clientN: no other client
+ * changes them), and only for lookups and listings -- every op that opens,
+ * creates, writes, removes or renames resolves its path beneath the target
+ * afresh.  A directory the client removes or renames is dropped at once;
+ * one used DIR_CHECK_NS or more after it was last found in place is looked
+ * for again beneath the target first, and dropped if someone else moved or
+ * replaced it (so for at most DIR_CHECK_NS a lookup may read the run's own
+ * directory where it is now: never through a symlink, never outside the
+ * run's own files).  This keeps a lookup one fstatat, as dbench 4.0's stat
+ * of the path was, instead of an open, a stat and a close.
+ */
+#define DIR_CACHE 16
+#define DIR_PATH_MAX 240
+#define DIR_CHECK_NS (100 * NSEC_PER_MSEC)
+
+struct dir_entry {
+	int fd;			/* O_PATH | O_DIRECTORY, or -1: free */
+	uint16_t len;		/* of path */
+	char path[DIR_PATH_MAX]; /* relative to the target */
+	dev_t dev;		/* as opened */
+	ino_t ino;
+	uint64_t used;		/* for eviction: the least recently used goes */
+	uint64_t checked_ns;	/* when it was last found where it was opened */
 };
 
-/* ---- helpers ---- */
+/* The client's state. */
+struct fileio {
+	struct nb_client nb;	/* first: the layer finds itself at c->priv */
+	bool told_symlink;	/* said which symlink it met (once) */
+	char **own;		/* the client's own trees ("clients/client0") */
+	uint32_t nown;
+	struct dir_entry dirs[DIR_CACHE];
+	uint64_t tick;		/* dir_entry.used */
+	char dents[32768];	/* getdents64 buffer (glibc's opendir uses as much) */
+};
+
+/* ---- paths beneath the target ---- */
 
 static const struct nb_adapter fileio_adapter;
 
-/* fsync the directory holding path (-S). */
-static void sync_parent(const char *path)
-{
-	char dir[PATH_MAX];
-	const char *slash = strrchr(path, '/');
-	int fd;
+/* A path's last component and the directory it is in, opened beneath the
+ * target for one op. */
+struct at {
+	int dir;		/* the target, or a directory in it (O_PATH); -1 */
+	char *name;		/* the last component, in the path ("" the root) */
+	int err;		/* why dir is -1: errno */
+};
 
-	if (slash) {
-		memcpy(dir, path, (size_t)(slash - path));
-		dir[slash - path] = '\0';
-	} else {
-		strcpy(dir, ".");
-	}
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		fsync(fd);
-		close(fd);
-	}
+/* Say once per client which symlink (made during the run) an op met. */
+static void symlink_met(struct client *c, const char *path)
+{
+	struct fileio *f = c->priv;
+	char link[PATH_MAX];
+
+	if (!f || f->told_symlink)
+		return;
+	f->told_symlink = true;
+	if (!beneath_find_symlink(target, path, link, sizeof(link)))
+		snprintf(link, sizeof(link), "%s", path);
+	fprintf(stderr,
+		"%s: client %d: %s/%s is a symbolic link (made during the run): not followed; the ops through it fail with NT_STATUS_ACCESS_DENIED\n",
+		fopt(c)->progname, c->id, fopt(c)->directory, link);
 }
 
-/*
- * Name resolution as dbench 4.0 emulates a case-insensitive server: stat
- * the path; if it is missing, scan the parent directory for the name in
- * any case, and on a match use that spelling (same length in ASCII).
- * Returns 1 if the name exists (its attributes in *st), 0 if not;
- * *parent_missing says whether the parent directory could not be opened.
- */
-static int resolve(char *path, int *parent_missing, struct stat *st)
+static void at_find(char *path, struct at *a)
 {
-	char *slash, *name;
-	DIR *dir;
-	struct dirent *d;
-	int found = 0;
-
-	*parent_missing = 0;
-	if (stat(*path ? path : ".", st) == 0)
-		return 1;
-	if (errno != ENOENT) {
-		*parent_missing = errno == ENOTDIR;
-		return 0;
-	}
-	slash = strrchr(path, '/');
-	if (slash) {
-		*slash = '\0';
-		dir = opendir(path);
-		*slash = '/';
-		name = slash + 1;
-	} else {
-		dir = opendir(".");
-		name = path;
-	}
-	if (!dir) {
-		*parent_missing = 1;
-		return 0;
-	}
-	while ((d = readdir(dir))) {
-		if (strcasecmp(d->d_name, name) == 0) {
-			memcpy(name, d->d_name, strlen(name));
-			found = 1;
-			break;
-		}
-	}
-	closedir(dir);
-	return found && stat(path, st) == 0;
+	a->dir = beneath_parent(target, path, &a->name);
+	a->err = a->dir < 0 ? errno : 0;
 }
 
-/* Resolve unless --no-resolve; returns the parent-missing hint: 1 missing,
- * 0 present, -1 unknown. */
-static int lookup(struct client *c, char *path)
+/* For an op: a symlink on the way is said once. */
+static void at_open(struct client *c, char *path, struct at *a)
 {
-	struct stat st;
-	int pm;
-
-	if (fopt(c)->no_resolve)
-		return -1;
-	resolve(path, &pm, &st);
-	return pm;
+	at_find(path, a);
+	if (a->err == ELOOP)
+		symlink_met(c, path);
 }
 
-/* A missing name: OBJECT_NAME_NOT_FOUND, or OBJECT_PATH_NOT_FOUND when a
- * directory on the way is missing. */
-static uint32_t not_found(const char *path, int parent_missing)
+static void at_close(struct at *a)
 {
-	if (parent_missing < 0) {
-		char dir[PATH_MAX];
-		const char *slash = strrchr(path, '/');
-		struct stat st;
-
-		if (!slash)
-			return NT_STATUS_OBJECT_NAME_NOT_FOUND;
-		memcpy(dir, path, (size_t)(slash - path));
-		dir[slash - path] = '\0';
-		parent_missing = stat(dir, &st) < 0 || !S_ISDIR(st.st_mode);
-	}
-	return parent_missing ? NT_STATUS_OBJECT_PATH_NOT_FOUND : NT_STATUS_OBJECT_NAME_NOT_FOUND;
+	beneath_put(target, a->dir);
 }
 
-static uint32_t path_errno(int err, const char *path, int parent_missing)
+/* The name for an open: the root itself is "." */
+static inline const char *at_name(const struct at *a)
 {
+	return *a->name ? a->name : ".";
+}
+
+static int stat_at(const struct at *a, struct stat *st)
+{
+	return fstatat(a->dir, a->name, st, AT_SYMLINK_NOFOLLOW | (*a->name ? 0 : AT_EMPTY_PATH));
+}
+
+/* The directory the last component is in could not be opened. */
+static uint32_t parent_status(const struct at *a)
+{
+	if (a->err == ENOENT || a->err == ENOTDIR)
+		return NT_STATUS_OBJECT_PATH_NOT_FOUND;
+	return nt_from_errno(a->err);
+}
+
+/* An op on the last component failed with err. */
+static uint32_t name_status(struct client *c, int err, char *path)
+{
+	if (err == ELOOP)
+		symlink_met(c, path);
 	if (err == ENOENT)
-		return not_found(path, parent_missing);
+		return NT_STATUS_OBJECT_NAME_NOT_FOUND;
 	if (err == ENOTDIR)
 		return NT_STATUS_OBJECT_PATH_NOT_FOUND;
 	return nt_from_errno(err);
 }
 
-/* Remove a tree without following symlinks: 0 if gone, -errno if not. */
-static int remove_at(int dirfd, const char *name, int depth)
+/* ---- the lookup directories ---- */
+
+/* Is directory path[0..len) in one of the client's own trees? */
+static bool own_tree(const struct fileio *f, const char *path, size_t len)
 {
-	int fd, rc = 0;
-	DIR *dir;
-	struct dirent *d;
+	for (uint32_t i = 0; i < f->nown; i++) {
+		size_t n = strlen(f->own[i]);
 
-	if (depth > 512)
-		return -ELOOP;
-	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0) {
-		if (errno == ENOENT)
-			return 0;
-		if (errno != ENOTDIR && errno != ELOOP)
-			return -errno;
-		if (unlinkat(dirfd, name, 0) < 0 && errno != ENOENT)
-			return -errno;
-		return 0;
+		if (len >= n && memcmp(path, f->own[i], n) == 0 && (len == n || path[n] == '/'))
+			return true;
 	}
-	dir = fdopendir(fd);
-	if (!dir) {
-		rc = -errno;
-		close(fd);
-		return rc;
-	}
-	while ((d = readdir(dir))) {
-		int r;
-
-		if (is_dot(d->d_name))
-			continue;
-		if (d->d_type != DT_DIR && d->d_type != DT_UNKNOWN) {
-			if (unlinkat(fd, d->d_name, 0) < 0 && errno != ENOENT && !rc)
-				rc = -errno;
-			continue;
-		}
-		r = remove_at(fd, d->d_name, depth + 1);
-		if (r < 0 && !rc)
-			rc = r;
-	}
-	closedir(dir);
-	if (unlinkat(dirfd, name, AT_REMOVEDIR) < 0 && errno != ENOENT && !rc)
-		rc = -errno;
-	return rc;
+	return false;
 }
 
-static int remove_tree(const char *path)
+static void dir_drop(struct dir_entry *e)
 {
-	return remove_at(AT_FDCWD, *path ? path : ".", 0);
+	if (e->fd >= 0)
+		close(e->fd);
+	e->fd = -1;
+}
+
+/* The client removed or renamed path: drop it and what is under it. */
+static void dirs_forget(struct client *c, const char *path)
+{
+	struct fileio *f = c->priv;
+	size_t n = strlen(path);
+
+	for (int i = 0; f && i < DIR_CACHE; i++) {
+		struct dir_entry *e = &f->dirs[i];
+
+		if (e->fd >= 0 && e->len >= n && memcmp(e->path, path, n) == 0 &&
+		    (e->len == n || e->path[n] == '/'))
+			dir_drop(e);
+	}
+}
+
+static uint64_t coarse_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+/* Is the directory still where it was opened (resolved beneath the
+ * target afresh)?  Asked when it is used and was last found there more
+ * than DIR_CHECK_NS ago. */
+static bool dir_still_there(struct dir_entry *e, uint64_t now)
+{
+	struct stat st;
+	bool there;
+	int fd;
+
+	if (now - e->checked_ns < DIR_CHECK_NS)
+		return true;
+	fd = beneath_open(target, e->path, O_PATH | O_DIRECTORY, 0);
+	there = fd >= 0 && fstat(fd, &st) == 0 && st.st_dev == e->dev && st.st_ino == e->ino;
+	if (fd >= 0)
+		close(fd);
+	e->checked_ns = now;
+	return there;
+}
+
+/*
+ * The directory path[0..len) for a lookup: from the client's own trees,
+ * kept open between ops; elsewhere (or if it cannot be kept) opened beneath
+ * the target for this lookup, *opened set (the caller closes it).  -1 with
+ * errno if it cannot be opened.
+ */
+static int lookup_dir(struct client *c, const char *path, size_t len, bool *opened)
+{
+	struct fileio *f = c->priv;
+	struct dir_entry *e, *victim = &f->dirs[0];
+	char dir[PATH_MAX];
+	struct stat st;
+	int fd;
+
+	*opened = false;
+	if (len == 0)
+		return target;
+	if (len < DIR_PATH_MAX && own_tree(f, path, len)) {
+		uint64_t now = coarse_now();
+
+		for (int i = 0; i < DIR_CACHE; i++) {
+			e = &f->dirs[i];
+			if (e->fd >= 0 && e->len == len && memcmp(e->path, path, len) == 0) {
+				if (!dir_still_there(e, now)) {
+					dir_drop(e);	/* moved or replaced: look again */
+					victim = e;
+					break;
+				}
+				e->used = ++f->tick;
+				return e->fd;
+			}
+			if (e->fd < 0 || (victim->fd >= 0 && e->used < victim->used))
+				victim = e;
+		}
+	}
+	memcpy(dir, path, len);
+	dir[len] = '\0';
+	fd = beneath_open(target, dir, O_PATH | O_DIRECTORY, 0);
+	if (fd < 0)
+		return -1;
+	if (len >= DIR_PATH_MAX || !own_tree(f, path, len) || fstat(fd, &st) < 0) {
+		*opened = true;
+		return fd;
+	}
+	dir_drop(victim);
+	victim->fd = fd;
+	victim->len = (uint16_t)len;
+	memcpy(victim->path, dir, len + 1);
+	victim->dev = st.st_dev;
+	victim->ino = st.st_ino;
+	victim->used = ++f->tick;
+	victim->checked_ns = coarse_now();
+	return fd;
+}
+
+/* fdatasync the directory holding path (-S), as dbench 4.0 does. */
+static void sync_parent(struct client *c, const char *path)
+{
+	char copy[PATH_MAX];
+	struct at a;
+	int fd;
+
+	snprintf(copy, sizeof(copy), "%s", path);
+	at_open(c, copy, &a);
+	if (a.dir < 0)
+		return;
+	fd = openat(a.dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		fdatasync(fd);
+		close(fd);
+	}
+	at_close(&a);
+}
+
+/* beneath_scan's callback for resolve: a name equal but for case. */
+struct spelling {
+	char *name;		/* the name looked for; rewritten on a match */
+	bool found;
+};
+
+static bool same_but_case(void *arg, const char *name)
+{
+	struct spelling *s = arg;
+
+	if (strcasecmp(name, s->name) != 0)
+		return false;
+	memcpy(s->name, name, strlen(s->name));
+	s->found = true;
+	return true;
+}
+
+/*
+ * Name resolution as dbench 4.0 emulates a case-insensitive server.  The
+ * name is looked for in its directory a->dir: if it is missing, the
+ * directory is scanned for it in any case, and on a match that spelling is
+ * used (same length in ASCII).  0 if the name exists (its attributes in
+ * *st), else the errno.
+ */
+static int resolve_at(struct client *c, struct at *a, struct stat *st)
+{
+	struct fileio *f = c->priv;
+	struct spelling s = { a->name, false };
+	int fd;
+
+	if (stat_at(a, st) == 0)
+		return 0;
+	if (errno != ENOENT || !*a->name)
+		return errno;
+	fd = openat(a->dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return ENOENT;
+	beneath_scan(fd, f->dents, sizeof(f->dents), same_but_case, &s);
+	close(fd);
+	if (!s.found)
+		return ENOENT;
+	return stat_at(a, st) == 0 ? 0 : errno;
+}
+
+/* The lookup before an op on a name in the directory opened, unless
+ * --no-resolve. */
+static void lookup_at(struct client *c, struct at *a)
+{
+	struct stat st;
+
+	if (!fopt(c)->no_resolve)
+		resolve_at(c, a, &st);
+}
+
+/* The start of an op on a name: its directory opened beneath the target,
+ * and the name looked up there; false, with the status in *st, if the
+ * directory cannot be opened. */
+static bool at_begin(struct client *c, char *path, struct at *a, uint32_t *st)
+{
+	at_open(c, path, a);
+	if (a->dir < 0) {
+		*st = parent_status(a);
+		return false;
+	}
+	lookup_at(c, a);
+	return true;
+}
+
+/*
+ * The same resolution for an op that then opens the whole path again (an
+ * open, a stat, a listing): the name looked up in its directory
+ * (lookup_dir), and when it is missing the directory scanned.  0 if the
+ * name exists (its attributes in *st if st is not NULL), else the errno;
+ * *pm says whether a directory on the way is missing.
+ */
+static int resolve_path(struct client *c, char *path, struct stat *st, int *pm)
+{
+	char *slash = strrchr(path, '/');
+	size_t len = slash ? (size_t)(slash - path) : 0;
+	struct stat sb;
+	bool opened;
+	struct at a;
+	int err;
+
+	*pm = 0;
+	a.dir = lookup_dir(c, path, len, &opened);
+	if (a.dir < 0) {
+		err = errno;
+		*pm = err == ENOENT || err == ENOTDIR;
+		return *pm ? ENOENT : err;
+	}
+	a.name = slash ? slash + 1 : path;
+	err = fopt(c)->no_resolve ? (stat_at(&a, st ? st : &sb) == 0 ? 0 : errno) :
+				   resolve_at(c, &a, st ? st : &sb);
+	if (opened)
+		close(a.dir);
+	return err;
+}
+
+/* Is a directory on the way to path missing?  (-1: not known yet.) */
+static bool parent_missing(char *path, int pm)
+{
+	char *name;
+	int dir;
+
+	if (pm >= 0)
+		return pm;
+	dir = beneath_parent(target, path, &name);
+	beneath_put(target, dir);
+	return dir < 0 && (errno == ENOENT || errno == ENOTDIR);
+}
+
+/* An op on a whole path failed with err; pm as resolve_path's. */
+static uint32_t path_status(struct client *c, int err, char *path, int pm)
+{
+	if (err == ENOENT)
+		return parent_missing(path, pm) ? NT_STATUS_OBJECT_PATH_NOT_FOUND :
+						  NT_STATUS_OBJECT_NAME_NOT_FOUND;
+	return name_status(c, err, path);
 }
 
 /* ---- setup ---- */
 
-/* nftw() passes no context to its callback: the first symlink found is
- * copied here. */
-static char symlink_found[PATH_MAX];
-
-static int find_symlink(const char *path, const struct stat *st, int type, struct FTW *ftw)
+/* The first symlink in the tree under directory fd (whose path is
+ * path[0..len)), its path left in path: 1; 0 if none; -1 on an error. */
+static int find_symlink_in(int fd, char *path, size_t len, int depth)
 {
-	(void)st;
-	(void)ftw;
-	if (type == FTW_SL || type == FTW_SLN) {
-		snprintf(symlink_found, sizeof(symlink_found), "%s", path);
-		return 1;
+	DIR *dir;
+	struct dirent *d;
+	int rc = 0;
+
+	if (depth > 512)
+		return -1;
+	dir = fdopendir(fd);
+	if (!dir) {
+		close(fd);
+		return -1;
 	}
-	return 0;
+	while (rc == 0 && (d = readdir(dir))) {
+		struct stat st;
+		size_t n = strlen(d->d_name);
+		unsigned char type = d->d_type;
+		int sub;
+
+		if (is_dot(d->d_name))
+			continue;
+		if (len + 1 + n >= PATH_MAX) {
+			rc = -1;
+			break;
+		}
+		path[len] = '/';
+		memcpy(path + len + 1, d->d_name, n + 1);
+		if (type == DT_UNKNOWN && fstatat(dirfd(dir), d->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			type = S_ISLNK(st.st_mode) ? DT_LNK : S_ISDIR(st.st_mode) ? DT_DIR : DT_REG;
+		if (type == DT_LNK) {
+			rc = 1;
+			break;
+		}
+		if (type != DT_DIR)
+			continue;
+		sub = openat(dirfd(dir), d->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub < 0)
+			continue;	/* gone meanwhile */
+		rc = find_symlink_in(sub, path, len + 1 + n, depth + 1);
+	}
+	closedir(dir);
+	return rc;
 }
 
 /* Refuse to work in a tree that holds symlinks: they could lead out. */
 static int check_tree(struct client *c, const char *path)
 {
-	char prefix[PATH_MAX];
-	struct stat st;
+	char found[PATH_MAX];
+	int fd, rc;
 
-	/* every directory on the way, then the tree itself */
-	for (const char *p = path; (p = strchr(p, '/')); p++) {
-		memcpy(prefix, path, (size_t)(p - path));
-		prefix[p - path] = '\0';
-		if (lstat(prefix, &st) == 0 && S_ISLNK(st.st_mode))
-			goto symlink;
+	if (!beneath_find_symlink(target, path, found, sizeof(found))) {
+		fd = beneath_open(target, path, O_RDONLY | O_DIRECTORY, 0);
+		if (fd < 0)
+			return 0;	/* missing, or a file: nothing below */
+		snprintf(found, sizeof(found), "%s", path);
+		rc = find_symlink_in(fd, found, strlen(found), 0);
+		if (rc <= 0)
+			return 0;
 	}
-	snprintf(prefix, sizeof(prefix), "%s", path);
-	if (lstat(path, &st) < 0)
-		return 0;
-	if (S_ISLNK(st.st_mode))
-		goto symlink;
-	if (!S_ISDIR(st.st_mode))
-		return 0;
-	if (nftw(path, find_symlink, 32, FTW_PHYS) == 1) {
-		snprintf(prefix, sizeof(prefix), "%s", symlink_found);
-		goto symlink;
-	}
-	return 0;
-symlink:
 	snprintf(c->error, sizeof(c->error),
 		 "%s/%s is a symbolic link: refusing to work in a tree with symlinks (they could lead outside the directory)",
-		 fopt(c)->directory, prefix);
+		 fopt(c)->directory, found);
 	return -1;
 }
 
@@ -290,7 +542,7 @@ static int check_xattrs(struct client *c)
 	int fd, rc = 0;
 
 	snprintf(name, sizeof(name), ".dbench-xattr-probe.%d", (int)getpid());
-	fd = open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	fd = openat(target, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		snprintf(c->error, sizeof(c->error), "cannot create a file in %s: %s",
 			 fopt(c)->directory, strerror(errno));
@@ -302,8 +554,27 @@ static int check_xattrs(struct client *c)
 		rc = -1;
 	}
 	close(fd);
-	unlink(name);
+	unlinkat(target, name, 0);
 	return rc;
+}
+
+/* In the parent, once: open the target, the boundary of the whole run. */
+static int fileio_init(void *be_opt, const struct run_info *run)
+{
+	struct fileio_options *opt = be_opt;
+
+	opt->progname = run->progname;
+	if (target >= 0)
+		close(target);
+	target = open(opt->directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (target < 0 || fstat(target, &target_st) < 0) {
+		fprintf(stderr, "%s: cannot open directory %s: %s\n", opt->progname, opt->directory,
+			strerror(errno));
+		return -1;
+	}
+	/* for the tests: the walk that kernels without openat2 get */
+	beneath_choose(target, getenv("DBENCH_TEST_NO_OPENAT2") != NULL);
+	return 0;
 }
 
 static int fileio_setup(struct client *c)
@@ -312,9 +583,8 @@ static int fileio_setup(struct client *c)
 	struct fileio *f;
 	char path[PATH_MAX];
 
-	if (chdir(fopt(c)->directory) < 0) {
-		snprintf(c->error, sizeof(c->error), "cannot enter %s: %s", fopt(c)->directory,
-			 strerror(errno));
+	if (target < 0) {
+		snprintf(c->error, sizeof(c->error), "%s was not opened", fopt(c)->directory);
 		return -1;
 	}
 	if (c->cleanup_only)
@@ -334,7 +604,36 @@ static int fileio_setup(struct client *c)
 buffers:
 	f = xcalloc(1, sizeof(*f));
 	c->priv = f;
+	for (int i = 0; i < DIR_CACHE; i++)
+		f->dirs[i].fd = -1;
+	f->own = xcalloc(prog->nclient_roots ? prog->nclient_roots : 1, sizeof(*f->own));
+	for (uint32_t r = 0; r < prog->nclient_roots; r++) {
+		client_expand(c, prog->client_roots[r], strlen(prog->client_roots[r]), path);
+		f->own[f->nown++] = xstrdup(path);
+	}
 	return nb_client_init(c, &f->nb, &fileio_adapter, &fopt(c)->files);
+}
+
+/* -D renamed or replaced during the run: the run went on in the directory
+ * it opened; say so, and where that is now. */
+static void tell_moved(struct client *c)
+{
+	char fdpath[64], now[PATH_MAX];
+	struct stat st;
+	ssize_t n;
+
+	if (stat(fopt(c)->directory, &st) == 0 && st.st_dev == target_st.st_dev &&
+	    st.st_ino == target_st.st_ino)
+		return;
+	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", target);
+	n = readlink(fdpath, now, sizeof(now) - 1);
+	if (n <= 0)
+		snprintf(now, sizeof(now), "where it was moved");
+	else
+		now[n] = '\0';
+	fprintf(stderr,
+		"%s: %s was renamed or replaced during the run: the run worked, and cleans up, in the directory it opened at the start (now %s); nothing at %s is touched\n",
+		fopt(c)->progname, fopt(c)->directory, now, fopt(c)->directory);
 }
 
 static void fileio_teardown(struct client *c)
@@ -343,28 +642,71 @@ static void fileio_teardown(struct client *c)
 
 	if (!f)
 		return;
+	if (c->id == 0 && !c->cleanup_only)
+		tell_moved(c);
 	nb_client_free(c, &f->nb);
+	for (int i = 0; i < DIR_CACHE; i++)
+		dir_drop(&f->dirs[i]);
+	for (uint32_t i = 0; i < f->nown; i++)
+		free(f->own[i]);
+	free(f->own);
 	free(f);
 	c->priv = NULL;
 }
 
+/* The cleanup's removal of a tree the run made. */
 static int fileio_remove_tree(struct client *c, const char *path)
 {
-	int rc = remove_tree(path);
+	char copy[PATH_MAX], failed[PATH_MAX];
+	struct at a;
+	int rc;
 
-	if (rc < 0)
-		snprintf(c->error, sizeof(c->error), "%s", strerror(-rc));
-	return rc < 0 ? -1 : 0;
+	snprintf(copy, sizeof(copy), "%s", path);
+	dirs_forget(c, path);
+	at_find(copy, &a);
+	if (a.dir < 0) {
+		if (a.err == ENOENT || a.err == ENOTDIR)
+			return 0;	/* gone */
+		snprintf(c->error, sizeof(c->error), "cannot remove %s/%s: %s%s",
+			 fopt(c)->directory, path, strerror(a.err),
+			 a.err == ELOOP ? " (a symbolic link on the way: not followed)" : "");
+		return -1;
+	}
+	rc = beneath_remove_tree(a.dir, a.name, failed, sizeof(failed));
+	at_close(&a);
+	if (rc < 0) {
+		/* failed is relative to the directory a.name is in */
+		size_t dirlen = (size_t)(a.name - copy);
+
+		snprintf(c->error, sizeof(c->error), "cannot remove %s/%.*s%s: %s",
+			 fopt(c)->directory, (int)dirlen, copy, failed, strerror(-rc));
+		return -1;
+	}
+	return 0;
 }
 
 static int fileio_exists(struct client *c, const char *path)
 {
+	char copy[PATH_MAX];
 	struct stat st;
+	struct at a;
+	int rc;
 
-	if (lstat(path, &st) == 0)
+	snprintf(copy, sizeof(copy), "%s", path);
+	at_find(copy, &a);
+	if (a.dir < 0) {
+		if (a.err == ENOENT || a.err == ENOTDIR)
+			return 0;
+		errno = a.err;
+		goto error;
+	}
+	rc = stat_at(&a, &st);
+	at_close(&a);
+	if (rc == 0)
 		return 1;
 	if (errno == ENOENT || errno == ENOTDIR)
 		return 0;
+error:
 	snprintf(c->error, sizeof(c->error), "cannot look at %s/%s: %s", fopt(c)->directory, path,
 		 strerror(errno));
 	return -1;
@@ -433,38 +775,52 @@ static void set_dosattrib(struct client *c, int fd)
 	fsetxattr(fd, DOSATTRIB_XATTR, blob, sizeof(blob), 0);
 }
 
-static void set_dir_dosattrib(struct client *c, const char *path)
+/* -x on a directory just made: its DOS attributes (opened without
+ * following, as everything here). */
+static void set_dir_dosattrib(struct client *c, const struct at *a)
 {
 	uint8_t blob[DOSATTRIB_LEN];
+	int fd;
 
 	if (!fopt(c)->xattr)
 		return;
-	dosattrib_blob(blob, FILE_ATTRIBUTE_DIRECTORY, AT_FDCWD, path);
-	lsetxattr(path, DOSATTRIB_XATTR, blob, sizeof(blob), 0);
+	fd = openat(a->dir, at_name(a), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	dosattrib_blob(blob, FILE_ATTRIBUTE_DIRECTORY, fd, "");
+	fsetxattr(fd, DOSATTRIB_XATTR, blob, sizeof(blob), 0);
+	close(fd);
 }
 
 /* A directory: made first with NB_CREATE, then opened. */
-static uint32_t open_dir(struct client *c, struct nb_handle *h, char *path, unsigned flags, int pm,
-			 bool *created)
+static uint32_t open_dir(struct client *c, struct nb_handle *h, char *path, unsigned flags,
+			 int pm, bool *created)
 {
 	struct stat st;
+	struct at a;
 	int fd;
 
 	if (flags & NB_CREATE) {
-		if (mkdir(path, 0777) == 0) {
+		at_open(c, path, &a);
+		if (a.dir < 0)
+			return parent_status(&a);
+		if (mkdirat(a.dir, a.name, 0777) == 0) {
 			*created = true;
-			set_dir_dosattrib(c, path);
+			set_dir_dosattrib(c, &a);
 		} else if (errno != EEXIST || (flags & NB_EXCL)) {
-			if (errno == EEXIST)
-				return NT_STATUS_OBJECT_NAME_COLLISION;
-			return path_errno(errno, path, pm);
+			int err = errno;
+
+			at_close(&a);
+			return err == EEXIST ? NT_STATUS_OBJECT_NAME_COLLISION :
+					       name_status(c, err, path);
 		}
+		at_close(&a);
 	}
-	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	fd = beneath_open(target, path, O_RDONLY | O_DIRECTORY, 0);
 	if (fd < 0) {
-		if (errno == ENOTDIR && stat(path, &st) == 0)
+		if (errno == ENOTDIR && !parent_missing(path, pm))
 			return NT_STATUS_NOT_A_DIRECTORY;
-		return path_errno(errno, path, pm);
+		return path_status(c, errno, path, pm);
 	}
 	fstat(fd, &st);
 	((struct fileio_file *)h->file)->fd = fd;
@@ -475,13 +831,15 @@ static uint32_t open_dir(struct client *c, struct nb_handle *h, char *path, unsi
 static uint32_t fileio_open(struct client *c, struct nb_handle *h, char *path, unsigned flags,
 			    bool *created)
 {
-	int pm = lookup(c, path), fd, oflags;
+	int pm = -1, fd, oflags;
 	struct stat st;
 
+	if (!fopt(c)->no_resolve)
+		resolve_path(c, path, NULL, &pm);
 	if (flags & NB_DIRECTORY)
 		return open_dir(c, h, path, flags, pm, created);
-	oflags = nb_open_flags(flags) | O_NOFOLLOW | O_CLOEXEC | (fopt(c)->files.sync_open ? O_SYNC : 0);
-	fd = open(path, oflags, 0644);
+	oflags = nb_open_flags(flags) | (fopt(c)->files.sync_open ? O_SYNC : 0);
+	fd = beneath_open(target, path, oflags, 0644);
 	if (fd < 0) {
 		if (errno == EISDIR)
 			return (flags & NB_ANY) && !(flags & NB_TRUNC) ?
@@ -489,7 +847,7 @@ static uint32_t fileio_open(struct client *c, struct nb_handle *h, char *path, u
 				       NT_STATUS_FILE_IS_A_DIRECTORY;
 		if (errno == EEXIST)
 			return NT_STATUS_OBJECT_NAME_COLLISION;
-		return path_errno(errno, path, pm);
+		return path_status(c, errno, path, pm);
 	}
 	fstat(fd, &st);
 	((struct fileio_file *)h->file)->fd = fd;
@@ -563,18 +921,22 @@ static uint32_t fileio_fstat(struct client *c, struct nb_handle *h, struct nb_st
 static uint32_t fileio_stat(struct client *c, char *path, struct nb_stat *sb)
 {
 	struct stat st;
-	char attr[64];
+	int pm = -1, err;
 
-	if (!fopt(c)->no_resolve) {
-		int pm;
+	err = resolve_path(c, path, &st, &pm);
+	if (!err && S_ISLNK(st.st_mode))
+		err = ELOOP;	/* not followed */
+	if (err)
+		return path_status(c, err, path, pm);
+	if (fopt(c)->xattr && c->op && c->op->id == OP_QPATHINFO) {
+		char attr[64];
+		int fd = beneath_open(target, path, O_RDONLY | O_NONBLOCK, 0);
 
-		if (!resolve(path, &pm, &st))
-			return not_found(path, pm);
-	} else if (stat(*path ? path : ".", &st) < 0) {
-		return path_errno(errno, path, -1);
+		if (fd >= 0) {
+			fgetxattr(fd, DOSATTRIB_XATTR, attr, sizeof(attr));
+			close(fd);
+		}
 	}
-	if (fopt(c)->xattr && c->op && c->op->id == OP_QPATHINFO)
-		getxattr(path, DOSATTRIB_XATTR, attr, sizeof(attr));
 	sb->is_dir = S_ISDIR(st.st_mode);
 	sb->size = (uint64_t)st.st_size;
 	return NT_STATUS_OK;
@@ -637,95 +999,189 @@ static uint32_t fileio_unlock(struct client *c, struct nb_handle *h, uint64_t of
 								  NT_STATUS_OK;
 }
 
+/* Open directory path for reading its names: through lookup_dir in the
+ * client's own trees, else beneath the target. */
+static int open_listing(struct client *c, const char *path)
+{
+	size_t len = strlen(path);
+	bool opened;
+	int dir, fd, err;
+
+	if (len == 0 || !own_tree(c->priv, path, len))
+		return beneath_open(target, path, O_RDONLY | O_DIRECTORY, 0);
+	dir = lookup_dir(c, path, len, &opened);
+	if (dir < 0)
+		return -1;
+	fd = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	err = errno;
+	if (opened)
+		close(dir);
+	errno = err;
+	return fd;
+}
+
+/* beneath_scan's callback for list. */
+struct listing {
+	nb_list_fn fn;
+	void *arg;
+};
+
+static bool list_one(void *arg, const char *name)
+{
+	struct listing *l = arg;
+
+	l->fn(l->arg, name);
+	return false;
+}
+
 static uint32_t fileio_list(struct client *c, char *dirpath, char *full, nb_list_fn fn, void *arg)
 {
-	int pm = lookup(c, full);
-	DIR *dir = opendir(*dirpath ? dirpath : ".");
-	struct dirent *d;
-	struct stat st;
+	struct fileio *f = c->priv;
+	struct listing l = { fn, arg };
+	int pm = -1, fd, rc;
 
-	if (!dir) {
+	/* the lookup of full (FIND_FIRST's pattern, or dirpath itself), then
+	 * the listing of dirpath */
+	if (!fopt(c)->no_resolve)
+		resolve_path(c, full, NULL, &pm);
+	fd = open_listing(c, dirpath);
+	if (fd < 0) {
 		if (dirpath != full && (errno == ENOENT || errno == ENOTDIR))
 			return NT_STATUS_OBJECT_PATH_NOT_FOUND;	/* the pattern's directory */
-		if (errno == ENOTDIR && stat(dirpath, &st) == 0)
+		if (errno == ENOTDIR && !parent_missing(dirpath, pm))
 			return NT_STATUS_NOT_A_DIRECTORY;
-		return path_errno(errno, dirpath, pm);
+		return path_status(c, errno, dirpath, pm);
 	}
-	while ((d = readdir(dir)))
-		fn(arg, d->d_name);
-	closedir(dir);
-	return NT_STATUS_OK;
+	rc = beneath_scan(fd, f->dents, sizeof(f->dents), list_one, &l);
+	close(fd);
+	return rc < 0 ? nt_from_errno(-rc) : NT_STATUS_OK;
 }
 
 static uint32_t fileio_mkdir(struct client *c, char *path)
 {
-	int pm = lookup(c, path);
+	struct at a;
+	uint32_t st = NT_STATUS_OK;
 
-	if (mkdir(path, 0777) < 0)
-		return errno == EEXIST ? NT_STATUS_OBJECT_NAME_COLLISION : path_errno(errno, path, pm);
-	set_dir_dosattrib(c, path);
-	return NT_STATUS_OK;
+	if (!at_begin(c, path, &a, &st))
+		return st;
+	if (mkdirat(a.dir, a.name, 0777) < 0)
+		st = errno == EEXIST ? NT_STATUS_OBJECT_NAME_COLLISION : name_status(c, errno, path);
+	else
+		set_dir_dosattrib(c, &a);
+	at_close(&a);
+	return st;
 }
 
 static uint32_t fileio_rmdir(struct client *c, char *path)
 {
-	int pm = lookup(c, path);
-	struct stat st;
+	struct at a;
+	uint32_t st = NT_STATUS_OK;
 
-	if (rmdir(path) < 0) {
-		if (errno == ENOTEMPTY || errno == EEXIST)
-			return NT_STATUS_DIRECTORY_NOT_EMPTY;
-		if (errno == ENOTDIR && lstat(path, &st) == 0)
-			return NT_STATUS_NOT_A_DIRECTORY;
-		return path_errno(errno, path, pm);
+	if (!at_begin(c, path, &a, &st))
+		return st;
+	dirs_forget(c, path);
+	if (unlinkat(a.dir, a.name, AT_REMOVEDIR) < 0) {
+		int err = errno;
+		struct stat sb;
+
+		if (err == ENOTEMPTY || err == EEXIST)
+			st = NT_STATUS_DIRECTORY_NOT_EMPTY;
+		else if (err == ENOTDIR && stat_at(&a, &sb) == 0)
+			st = S_ISLNK(sb.st_mode) ? name_status(c, ELOOP, path) : NT_STATUS_NOT_A_DIRECTORY;
+		else
+			st = name_status(c, err, path);
 	}
-	return NT_STATUS_OK;
+	at_close(&a);
+	return st;
 }
 
 static uint32_t fileio_unlink(struct client *c, char *path)
 {
-	int pm = lookup(c, path);
-	struct stat st;
+	struct at a;
+	uint32_t st = NT_STATUS_OK;
 
-	if (unlink(path) < 0) {
-		if ((errno == EISDIR || errno == EPERM) && lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
-			return NT_STATUS_FILE_IS_A_DIRECTORY;
-		return path_errno(errno, path, pm);
+	if (!at_begin(c, path, &a, &st))
+		return st;
+	if (unlinkat(a.dir, a.name, 0) < 0) {
+		int err = errno;
+		struct stat sb;
+
+		if ((err == EISDIR || err == EPERM) && stat_at(&a, &sb) == 0 && S_ISDIR(sb.st_mode))
+			st = NT_STATUS_FILE_IS_A_DIRECTORY;
+		else
+			st = name_status(c, err, path);
 	}
-	return NT_STATUS_OK;
+	at_close(&a);
+	return st;
+}
+
+/* Do two paths have the same directory part? */
+static bool same_dir(const char *p, const char *pname, const char *q, const char *qname)
+{
+	return pname - p == qname - q && memcmp(p, q, (size_t)(pname - p)) == 0;
 }
 
 static uint32_t fileio_rename(struct client *c, char *from, char *to)
 {
-	int pm = lookup(c, from);
-	struct stat st;
+	struct at a, b;
+	struct stat sb;
+	uint32_t st = NT_STATUS_OK;
 	int rc;
 
-	lookup(c, to);
-	rc = renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
+	at_open(c, from, &a);
+	if (a.dir < 0)
+		return parent_status(&a);
+	b.name = strrchr(to, '/') ? strrchr(to, '/') + 1 : to;
+	if (same_dir(from, a.name, to, b.name)) {
+		b.dir = a.dir;
+		b.err = 0;
+	} else {
+		at_open(c, to, &b);
+	}
+	lookup_at(c, &a);
+	if (b.dir < 0) {
+		/* the target's directory is missing: so says a server, unless
+		 * the source is missing too */
+		st = stat_at(&a, &sb) == 0 ? parent_status(&b) : name_status(c, ENOENT, from);
+		goto out;
+	}
+	lookup_at(c, &b);
+	dirs_forget(c, from);	/* if it is a directory, its path changes */
+	rc = renameat2(a.dir, a.name, b.dir, b.name, RENAME_NOREPLACE);
 	if (rc < 0 && errno == EINVAL) {
 		/* a file system without RENAME_NOREPLACE */
-		if (lstat(to, &st) == 0)
-			return NT_STATUS_OBJECT_NAME_COLLISION;
-		rc = rename(from, to);
+		if (stat_at(&b, &sb) == 0) {
+			st = NT_STATUS_OBJECT_NAME_COLLISION;
+			goto out;
+		}
+		rc = renameat(a.dir, a.name, b.dir, b.name);
 	}
 	if (rc < 0) {
 		int err = errno;
 
 		if (err == EEXIST || err == ENOTEMPTY)
-			return NT_STATUS_OBJECT_NAME_COLLISION;
-		if (err == ENOENT && lstat(from, &st) == 0)
-			return NT_STATUS_OBJECT_PATH_NOT_FOUND;	/* the target's directory */
-		return path_errno(err, from, pm);
+			st = NT_STATUS_OBJECT_NAME_COLLISION;
+		else
+			st = name_status(c, err, from);
 	}
-	return NT_STATUS_OK;
+out:
+	if (b.dir != a.dir)
+		at_close(&b);
+	at_close(&a);
+	return st;
 }
 
 static uint32_t fileio_deltree(struct client *c, char *path)
 {
-	int rc = remove_tree(path);
+	struct at a;
+	int rc;
 
-	(void)c;
+	dirs_forget(c, path);
+	at_open(c, path, &a);
+	if (a.dir < 0)
+		return a.err == ENOENT || a.err == ENOTDIR ? NT_STATUS_OK : parent_status(&a);
+	rc = beneath_remove_tree(a.dir, a.name, NULL, 0);
+	at_close(&a);
 	return rc < 0 ? nt_from_errno(-rc) : NT_STATUS_OK;
 }
 
@@ -734,13 +1190,12 @@ static uint32_t fileio_statfs(struct client *c)
 	struct statfs sfs;
 
 	(void)c;
-	return statfs(".", &sfs) < 0 ? nt_from_errno(errno) : NT_STATUS_OK;
+	return fstatfs(target, &sfs) < 0 ? nt_from_errno(errno) : NT_STATUS_OK;
 }
 
 static void fileio_sync_dir(struct client *c, const char *path)
 {
-	(void)c;
-	sync_parent(path);
+	sync_parent(c, path);
 }
 
 static const struct nb_adapter fileio_adapter = {
@@ -773,6 +1228,7 @@ const struct backend fileio_backend = {
 	.flags = BACKEND_DIRECTORY | BACKEND_FILES,
 	.options = fileio_options,
 	.options_size = sizeof(struct fileio_options),
+	.init = fileio_init,
 	.setup = fileio_setup,
 	.teardown = fileio_teardown,
 	.remove_tree = fileio_remove_tree,

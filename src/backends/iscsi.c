@@ -22,6 +22,7 @@
 #include <iscsi/scsi-lowlevel.h>
 
 #include "backend.h"
+#include "backends/common.h"
 #include "scsi.h"
 #include "status.h"
 #include "util.h"
@@ -160,6 +161,33 @@ static uint32_t iscsi_send(struct iscsi_client *ic, const struct scsi_cmd *cmd, 
 	return status;
 }
 
+/* Why a login failed: when the portal (HOST[:PORT], [V6][:PORT]) does not
+ * take a TCP connection, that and its cause (libiscsi says only "Can not
+ * reconnect right now"); else libiscsi's text (the target refused us). */
+static void login_error(struct iscsi_client *ic, const struct iscsi_options *iopt, const char *portal,
+			char *error, size_t errsize)
+{
+	char host[256], why[128];
+	const char *colon, *end = NULL;
+	int port = 3260;
+
+	if (portal[0] == '[' && (end = strchr(portal, ']'))) {
+		snprintf(host, sizeof(host), "%.*s", (int)(end - portal - 1), portal + 1);
+		colon = end[1] == ':' ? end + 1 : NULL;
+	} else {
+		colon = strrchr(portal, ':');
+		snprintf(host, sizeof(host), "%.*s", colon ? (int)(colon - portal) : (int)strlen(portal), portal);
+	}
+	if (colon)
+		port = atoi(colon + 1);
+	tcp_probe(host, port, ISCSI_TIMEOUT * 1000, why, sizeof(why));
+	if (why[0])
+		snprintf(error, errsize, "--iscsi %s: cannot connect to %s%s%s:%d: %s", iopt->url,
+			 end ? "[" : "", host, end ? "]" : "", port, why);
+	else
+		snprintf(error, errsize, "--iscsi %s: login failed: %s", iopt->url, iscsi_get_error(ic->iscsi));
+}
+
 /* Log in as client `id` and find the LUN's capacity; 0, or -1 with error
  * set. */
 static int iscsi_open(struct iscsi_client *ic, const struct iscsi_options *iopt, int id, char *error,
@@ -195,7 +223,7 @@ static int iscsi_open(struct iscsi_client *ic, const struct iscsi_options *iopt,
 		goto out;
 	}
 	if (iscsi_full_connect_sync(ic->iscsi, url->portal, url->lun) != 0) {
-		snprintf(error, errsize, "--iscsi %s: login failed: %s", iopt->url, iscsi_get_error(ic->iscsi));
+		login_error(ic, iopt, url->portal, error, errsize);
 		goto out;
 	}
 	scsi_encode(OP_READCAPACITY10, none, &ic->lun, &cmd);

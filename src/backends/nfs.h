@@ -82,6 +82,9 @@ static inline bool queued_pdu(const void *pdu)
 #if !HAVE_DECL_NFS_GET_ROOTFH
 const struct nfs_fh3 *nfs_get_rootfh(struct nfs_context *nfs);
 #endif
+/* exported by every libnfs (4.0 to 7.0), declared only in its private
+ * header: the NFSv4 context needs it (nfs4_session_start) */
+void rpc_set_timeout(struct rpc_context *rpc, int timeout);
 
 
 /* ---- limits and constants ---- */
@@ -123,6 +126,7 @@ struct nfs_options {
 	int mount_port_num;	/* --mount-port, 0 if not given */
 	int nfs_port_num;	/* --nfs-port (or HOST:PORT), 0 if not given */
 	int timeout_s;		/* reply deadline */
+	int64_t trunc_io;	/* --trunc-io (run_info): READ3/WRITE3 move at most this */
 };
 
 extern const struct backend_option nfs_option_table[];
@@ -248,6 +252,9 @@ struct nfsb {
 	uint32_t nlm_cookie;		/* next NLM cookie */
 	char nlm_owner[64];		/* NLM lock owner of this client */
 	char nlm_host[64];		/* NLM caller name */
+	struct fhandle *nlm_locked;	/* files LOCK4 locked ranges of (each once):
+					   unlocked at teardown */
+	size_t nlm_nlocked, nlm_locked_cap;
 };
 
 
@@ -310,6 +317,10 @@ uint32_t rpc_write(struct client *c, struct nfsb *nb, const struct fhandle *fh, 
 uint32_t nlm_call(struct client *c, struct nfsb *nb, int proc, const struct fhandle *fh,
 			 uint64_t offset, uint64_t length);
 uint32_t nt_from_nlm(uint32_t st);
+/* At teardown, before the NLM connection goes: release every lock LOCK4
+ * took and UNLOCK4 did not give back (a run that ended at its time limit
+ * with locks held left them to the server, denying the next run's). */
+void nlm_release_all(struct client *c, struct nfsb *nb);
 #endif
 
 /* nfs_cache.c */

@@ -10,7 +10,9 @@
  *   Close          PUTFH [LOCKU] [COMMIT] CLOSE  (or RELEASE_LOCKOWNER when
  *                  another handle still uses the open)
  *   ReadX          PUTFH READ (per rsize)
- *   WriteX         PUTFH WRITE per 3584 bytes, all in flight at once
+ *   WriteX         PUTFH WRITE per NFS4_WRITE_MAX bytes (3584 with libnfs
+ *                  4.0, else 1 MiB or the server's maxwrite), all in flight
+ *                  at once
  *   LockX/UnlockX  PUTFH LOCK / LOCKU
  *   Flush          PUTFH COMMIT
  *   QUERY_*        PUTFH LOOKUP.. GETATTR
@@ -429,8 +431,8 @@ static uint32_t nfs4_read(struct client *c, struct nb_handle *h, char *buf, uint
 }
 
 /*
- * WRITE of up to wsize bytes per COMPOUND (libnfs 4.0's encoding buffer:
- * nfs4.h), UNSTABLE: the chunks of one call all in flight at once (up to
+ * WRITE of up to wsize bytes per COMPOUND (with libnfs 4.0, 3584: its
+ * encoding buffer, nfs4.h), UNSTABLE: the chunks of one call all in flight at once (up to
  * C4_INFLIGHT), then waited for together.  COMMIT at Flush and Close.
  */
 static uint32_t nfs4_write(struct client *c, struct nb_handle *h, const char *buf,

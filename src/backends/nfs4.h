@@ -30,15 +30,33 @@
 #define FH4_MAX 128		/* NFS4_FHSIZE */
 #define C4_INFLIGHT 32		/* WRITE compounds of one WriteX in flight at once */
 /*
- * libnfs 4.0 encodes a COMPOUND into a buffer of fixed size (about 4 KiB,
- * whatever the data): PUTFH + WRITE with more data than fits fails with
- * "ZDR error: Failed to encode COMPOUND4args" before anything is sent.
- * Measured against ganesha (its VFS handles, AUTH_SYS from a host named
- * "vm"): 3944 bytes of data fit, 3945 do not.  3584 leaves room for
- * handles of up to 128 bytes and longer host names.  A WriteX is sent as
- * WRITEs of this size, all in flight at once (C4_INFLIGHT at most).
+ * How the libnfs we build against sends a COMPOUND (configure tells):
+ *   libnfs >= 6 (LIBNFS_API_V2): rpc_nfs4_compound_task; a COMPOUND
+ *     ending in READ or WRITE goes by rpc_nfs4_read_task / _write_task,
+ *     whose data travels outside the XDR, straight from or into our buffer
+ *     (its codec no longer encodes WRITE4args.data nor decodes READ data);
+ *   libnfs 5: rpc_nfs4_compound_async2, told how much more room the
+ *     encoding needs (the WRITE's data);
+ *   libnfs 4.0: rpc_nfs4_compound_async, which encodes a COMPOUND into a
+ *     buffer of fixed size (about 4 KiB, whatever the data): PUTFH + WRITE
+ *     with more data than fits fails with "ZDR error: Failed to encode
+ *     COMPOUND4args" before anything is sent.  Measured against ganesha
+ *     (its VFS handles, AUTH_SYS from a host named "vm"): 3944 bytes of
+ *     data fit, 3945 do not.  3584 leaves room for handles of up to 128
+ *     bytes and longer host names.
+ * A WriteX is sent as WRITEs of at most NFS4_WRITE_MAX bytes (and the
+ * server's maxwrite), all in flight at once (C4_INFLIGHT at most).
  */
-#define NFS4_WRITE_CHUNK 3584
+#if defined(HAVE_RPC_NFS4_WRITE_TASK)
+#define NFS4_DATA_OUTSIDE_XDR 1		/* libnfs >= 6 */
+#define NFS4_WRITE_MAX (1u << 20)
+#elif defined(HAVE_RPC_NFS4_COMPOUND_ASYNC2)
+#define NFS4_DATA_OUTSIDE_XDR 0		/* libnfs 5 */
+#define NFS4_WRITE_MAX (1u << 20)
+#else
+#define NFS4_DATA_OUTSIDE_XDR 0		/* libnfs 4.0 */
+#define NFS4_WRITE_MAX 3584
+#endif
 #define NFS4_READ_MAX (1u << 20)	/* bytes per READ at most */
 
 struct fh4 {

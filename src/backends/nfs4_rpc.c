@@ -2,9 +2,10 @@
  * nfs4_rpc.c - a client's own NFSv4.0 session on libnfs's raw layer: the
  * TCP connection to the server's NFS port, SETCLIENTID and
  * SETCLIENTID_CONFIRM with a client id string of its own, the export's
- * root (PUTROOTFH + LOOKUPs), and COMPOUNDs: built here, queued with
- * rpc_nfs4_compound_async, waited for in our own poll loop with a
- * deadline (several in flight at once when they carry no seqid).
+ * root (PUTROOTFH + LOOKUPs), and COMPOUNDs: built here, queued with the
+ * call the libnfs we build against has (nfs4.h: send_compound), waited
+ * for in our own poll loop with a deadline (several in flight at once when
+ * they carry no seqid).
  *
  * The seqid rules of RFC 7530 9.1.7: an OPEN, OPEN_CONFIRM, CLOSE or a LOCK
  * with a new lock-owner consumes the open-owner's seqid, a LOCK or LOCKU
@@ -342,7 +343,8 @@ static void on_result(struct call4 *r, const nfs_resop4 *res, uint32_t st)
 		const READ4resok *ok = &((const READ4res *)u)->READ4res_u.resok4;
 		uint32_t n = MIN(ok->data.data_len, r->read_max);
 
-		if (n && r->read_dst && ok->data.data_val)
+		/* libnfs >= 6 has read the data into read_dst already */
+		if (!NFS4_DATA_OUTSIDE_XDR && n && r->read_dst && ok->data.data_val)
 			memcpy(r->read_dst, ok->data.data_val, n);
 		r->count = n;
 		r->eof = ok->eof;
@@ -417,6 +419,29 @@ static void call_reset(struct call4 *r, char *read_dst, uint32_t read_max)
 	r->entry_arg = arg;
 }
 
+/* Queue the COMPOUND args with the libnfs call for it (nfs4.h): true if
+ * queued.  READ and WRITE are the last operation of theirs. */
+static bool send_compound(struct rpc_context *rpc, COMPOUND4args *args, struct call4 *r)
+{
+	const nfs_argop4 *last = &args->argarray.argarray_val[args->argarray.argarray_len - 1];
+
+#if defined(HAVE_RPC_NFS4_WRITE_TASK)
+	if (last->argop == OP_READ)
+		return rpc_nfs4_read_task(rpc, on_compound, r->read_dst, r->read_max, args, r) != NULL;
+	if (last->argop == OP_WRITE)
+		return rpc_nfs4_write_task(rpc, on_compound, last->nfs_argop4_u.opwrite.data.data_val,
+					   last->nfs_argop4_u.opwrite.data.data_len, args, r) != NULL;
+	return rpc_nfs4_compound_task(rpc, on_compound, args, r) != NULL;
+#elif defined(HAVE_RPC_NFS4_COMPOUND_ASYNC2)
+	size_t room = last->argop == OP_WRITE ? last->nfs_argop4_u.opwrite.data.data_len : 0;
+
+	return rpc_nfs4_compound_async2(rpc, on_compound, args, r, room) == 0;
+#else
+	(void)last;
+	return rpc_nfs4_compound_async(rpc, on_compound, args, r) == 0;
+#endif
+}
+
 static uint32_t queue(struct client *c, struct c4 *b, struct call4 *r, bool renew)
 {
 	struct nfs4b *nb = c->priv;
@@ -441,7 +466,7 @@ static uint32_t queue(struct client *c, struct c4 *b, struct call4 *r, bool rene
 	args.minorversion = 0;
 	args.argarray.argarray_len = b->n - base;
 	args.argarray.argarray_val = &b->op[base];
-	if (rpc_nfs4_compound_async(nb->rpc, on_compound, &args, r) != 0)
+	if (!send_compound(nb->rpc, &args, r))
 		return nfs4_fail(c, "NFSv4 %s%s%s: cannot send: %s", b->what, AT(b->path),
 				 rpc_get_error(nb->rpc));
 	return NFS4_OK;
@@ -765,6 +790,11 @@ int nfs4_session_start(struct client *c, struct nfs4b *nb)
 	}
 	if (nb->shared)
 		((struct nfs_proc *)*engine_shared(c))->rpc = nb->rpc;
+	/* our calls have their own deadline (c4_wait_all).  libnfs >= 6 gives
+	 * a new context a 60 s timeout and no retransmits, and then times out
+	 * every call still pending at its next once-a-second scan
+	 * (major_timeout = now + timeout * retrans = now): with -1, none. */
+	rpc_set_timeout(nb->rpc, -1);
 	call_reset(&nb->connect, NULL, 0);
 	if (rpc_connect_async(nb->rpc, nfs_opt(c)->server, port, on_connect, &nb->connect) != 0) {
 		snprintf(c->error, sizeof(c->error), "nfs: NFSv4 connect to %s port %d: %s",
@@ -800,8 +830,7 @@ connected:
 	nb->root = r.fh;
 	nb->lease_s = r.attr.lease_time ? r.attr.lease_time : 60;
 	nb->rsize = (uint32_t)MIN(r.attr.maxread ? r.attr.maxread : NFS4_READ_MAX, NFS4_READ_MAX);
-	nb->wsize = (uint32_t)MIN(r.attr.maxwrite ? r.attr.maxwrite : NFS4_WRITE_CHUNK,
-				  NFS4_WRITE_CHUNK);
+	nb->wsize = (uint32_t)MIN(r.attr.maxwrite ? r.attr.maxwrite : NFS4_WRITE_MAX, NFS4_WRITE_MAX);
 	return 0;
 }
 

@@ -96,46 +96,6 @@ static int nlm_connect(struct client *c, struct nfsb *nb)
 }
 #endif
 
-/* Why a server does not answer on a TCP port: "" if it does, else the
- * reason (connect refused, unreachable, timed out). */
-static void probe_port(const char *server, int port, int timeout_s, char *why, size_t len)
-{
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai = NULL;
-	char service[16];
-	struct pollfd pfd;
-	int fd, err = 0, rc;
-	socklen_t elen = sizeof(err);
-
-	why[0] = '\0';
-	snprintf(service, sizeof(service), "%d", port);
-	rc = getaddrinfo(server, service, &hints, &ai);
-	if (rc != 0) {
-		snprintf(why, len, "%s", gai_strerror(rc));
-		return;
-	}
-	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		snprintf(why, len, "%s", strerror(errno));
-		goto out;
-	}
-	if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0) {
-		if (errno != EINPROGRESS) {
-			err = errno;
-		} else {
-			pfd = (struct pollfd){ .fd = fd, .events = POLLOUT };
-			if (poll(&pfd, 1, timeout_s * 1000) <= 0)
-				err = ETIMEDOUT;
-			else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &elen) < 0)
-				err = errno;
-		}
-	}
-	if (err)
-		snprintf(why, len, "%s", strerror(err));
-	close(fd);
-out:
-	freeaddrinfo(ai);
-}
-
 static bool is_token(const char *s, int len, const char *token)
 {
 	return strlen(token) == (size_t)len && strncmp(s, token, (size_t)len) == 0;
@@ -144,8 +104,8 @@ static bool is_token(const char *s, int len, const char *token)
 /* Why an NFSv4 mount failed, in one line.  NFSv4 has no MOUNT protocol
  * and no portmapper: libnfs connects to the NFS port (2049 unless given)
  * and looks the export up in the server's pseudo file system, and its
- * texts ("mount_cb: NFS4: (path /x) failed with NFS4ERR_NOENT(-2)",
- * "mount_cb: command timed out") are turned into the reason. */
+ * texts ("NFS4: (path /x) failed with NFS4ERR_NOENT(-2)", "command timed
+ * out") are turned into the reason. */
 static void mount4_error(const struct nfs_options *o, const char *server, const char *export,
 			 const char *text, char *err, size_t errlen)
 {
@@ -180,20 +140,73 @@ static void mount4_error(const struct nfs_options *o, const char *server, const 
 			snprintf(err, errlen, "nfs: cannot mount %s:%s over NFSv4: %.*s", server, export, len, code);
 		return;
 	}
-	probe_port(server, port, o->timeout_s, why, sizeof(why));
+	tcp_probe(server, port, o->timeout_s * 1000, why, sizeof(why));
 	if (why[0])
 		snprintf(err, errlen, "nfs: cannot mount %s:%s over NFSv4: no answer on port %d (nfs): %s", server,
 			 export, port, why);
 	else if (strstr(text, "timed out"))
 		snprintf(err, errlen, "nfs: cannot mount %s:%s over NFSv4: no reply in %d s: the server does not answer",
 			 server, export, o->timeout_s);
-	else if (strstr(text, "(null)"))
+	else if (strstr(text, "(null)") || !text[0])
 		/* libnfs 4.0's text when the RPC is refused (PROG_MISMATCH:
-		 * a server that speaks NFSv3 only) */
+		 * a server that speaks NFSv3 only); 6.0 and 7.0 give none */
 		snprintf(err, errlen, "nfs: cannot mount %s:%s over NFSv4: the server refused the NFSv4 call (does it serve NFSv4?)",
 			 server, export);
 	else
 		snprintf(err, errlen, "nfs: cannot mount %s:%s over NFSv4: %s", server, export, text);
+}
+
+/* The mount's answer (nfs_mount_async's callback). */
+struct mount_wait {
+	bool done;
+	int status;
+	char text[256];		/* why it failed: libnfs's words */
+};
+
+static void on_mount(int status, struct nfs_context *nfs, void *data, void *private_data)
+{
+	struct mount_wait *w = private_data;
+
+	w->done = true;
+	w->status = status;
+	if (status < 0)
+		snprintf(w->text, sizeof(w->text), "%s", data ? (const char *)data : nfs_get_error(nfs));
+}
+
+/*
+ * nfs_mount, with libnfs's own words for a failure: its synchronous
+ * nfs_mount keeps them in libnfs 4.0 and 5, but from 6.0 ends by
+ * replacing them with the RPC layer's last error, which is empty after a
+ * refusal (and from 6.0 a mount without a version set falls back to
+ * NFSv4: we always set one).  The callback's text is the same in every
+ * version.  0, or -1 with the reason in text.
+ */
+static int mount_export(struct nfs_context *nfs, const char *server, const char *export, char *text,
+			size_t len)
+{
+	struct mount_wait w = { 0 };
+
+	if (nfs_mount_async(nfs, server, export, on_mount, &w) != 0) {
+		snprintf(text, len, "%s", nfs_get_error(nfs));
+		return -1;
+	}
+	while (!w.done) {
+		struct pollfd pfd = { .fd = nfs_get_fd(nfs), .events = (short)nfs_which_events(nfs) };
+
+		/* a tenth of a second at most: libnfs checks its timeouts
+		 * when serviced */
+		if (poll(&pfd, 1, 100) < 0 && errno != EINTR)
+			pfd.revents = POLLERR;
+		if (nfs_service(nfs, pfd.revents) < 0 && !w.done) {
+			snprintf(text, len, "nfs_service failed");
+			return -1;
+		}
+	}
+	if (w.status < 0) {
+		snprintf(text, len, "%s", w.text);
+		return -1;
+	}
+	return 0;
 }
 
 /* A libnfs context with our settings, mounted.  On failure, NULL and one
@@ -203,6 +216,7 @@ struct nfs_context *nfs_mount_export(const struct nfs_options *o, char *err, siz
 	struct nfs_context *nfs = nfs_init_context();
 	const char *server = o->server, *export = o->export_path;
 	struct nfs_url *url = NULL;
+	char text[256];
 
 	if (!nfs) {
 		snprintf(err, errlen, "nfs: cannot create a libnfs context");
@@ -225,10 +239,9 @@ struct nfs_context *nfs_mount_export(const struct nfs_options *o, char *err, siz
 	 * reconnecting, so a dead server fails at once */
 	nfs_set_timeout(nfs, o->timeout_s * 1000);
 	nfs_set_autoreconnect(nfs, 0);
-	if (o->version == 4)
-		nfs_set_version(nfs, 4);	/* NFS_V4, from libnfs-raw-nfs4.h */
-	if (nfs_mount(nfs, server, export) < 0) {
-		const char *text = nfs_get_error(nfs), *hint = "";
+	nfs_set_version(nfs, o->version == 4 ? 4 : NFS_V3);	/* NFS_V4 is in libnfs-raw-nfs4.h */
+	if (mount_export(nfs, server, export, text, sizeof(text)) < 0) {
+		const char *hint = "";
 		int port = o->mount_port_num ? o->mount_port_num : 111;
 		char why[128] = "";
 
@@ -240,10 +253,10 @@ struct nfs_context *nfs_mount_export(const struct nfs_options *o, char *err, siz
 		/* libnfs says "nfs_service failed" when it cannot connect:
 		 * find out why */
 		if (!strstr(text, "MNT3ERR")) {
-			probe_port(server, port, o->timeout_s, why, sizeof(why));
+			tcp_probe(server, port, o->timeout_s * 1000, why, sizeof(why));
 			if (!why[0] && o->nfs_port_num) {
 				port = o->nfs_port_num;
-				probe_port(server, port, o->timeout_s, why, sizeof(why));
+				tcp_probe(server, port, o->timeout_s * 1000, why, sizeof(why));
 			}
 		} else {
 			hint = " (is it exported to this client?)";
@@ -320,6 +333,9 @@ void nfsb_teardown(struct client *c)
 	/* files left open are closed (their locks released, their unstable
 	 * writes committed) while the connections are there */
 	nb_client_free(c, &nb->nbc);
+#if NLM_BUILT
+	nlm_release_all(c, nb);
+#endif
 	if (nb->shared) {
 		/* the last client of the process closes the connection; the
 		 * states are freed after it (late replies land in them) */
@@ -494,6 +510,136 @@ static bool url_version_differs(const struct nfs_options *o, const char *url)
 	return false;
 }
 
+/*
+ * The arguments of a --nfs URL (?KEY=VALUE&...).  libnfs 4.0 reads every
+ * number with atoi() and ignores a key it does not know, so that
+ * nfsport=abc, nfsport=99999 or nfsprot=2049 would silently mount through
+ * the portmapper instead: each value is checked here.  The keys are libnfs
+ * 4.0's and the ones later versions add; a libnfs that refuses unknown keys
+ * itself (5.0 and later do) is left to judge those.
+ */
+enum url_value { URL_PORT, URL_INT, URL_UINT, URL_VERSION, URL_TEXT, URL_PAIR };
+
+static const struct url_key {
+	const char *name;
+	enum url_value value;
+	bool libnfs4;		/* known to libnfs 4.0 */
+} url_keys[] = {
+	{ "nfsport", URL_PORT, true },		{ "mountport", URL_PORT, true },
+	{ "version", URL_VERSION, true },	{ "uid", URL_UINT, true },
+	{ "gid", URL_UINT, true },		{ "tcp-syncnt", URL_UINT, true },
+	{ "readahead", URL_UINT, true },	{ "pagecache", URL_UINT, true },
+	{ "debug", URL_UINT, true },		{ "auto-traverse-mounts", URL_UINT, true },
+	{ "dircache", URL_UINT, true },		{ "autoreconnect", URL_INT, true },
+	{ "if", URL_TEXT, true },		{ "rsize", URL_UINT, false },
+	{ "wsize", URL_UINT, false },		{ "timeo", URL_UINT, false },
+	{ "retrans", URL_UINT, false },		{ "readdir-buffer", URL_PAIR, false },
+	{ "xprtsec", URL_TEXT, false },		{ "sec", URL_TEXT, false },
+};
+
+/* Does the libnfs we run with refuse a URL argument it does not know? */
+static bool libnfs_checks_keys(void)
+{
+	struct nfs_context *nfs = nfs_init_context();
+	struct nfs_url *url = nfs ? nfs_parse_url_dir(nfs, "nfs://localhost/x?dbench-probe=1") : NULL;
+	bool refused = nfs && !url;
+
+	if (url)
+		nfs_destroy_url(url);
+	if (nfs)
+		nfs_destroy_context(nfs);
+	return refused;
+}
+
+static bool url_value_ok(enum url_value kind, const char *v, size_t len)
+{
+	char text[32];
+	int64_t n;
+
+	if (kind == URL_TEXT)
+		return len > 0;
+	if (kind == URL_PAIR) {
+		size_t comma = strcspn(v, ",");
+
+		return comma < len ? url_value_ok(URL_UINT, v, comma) &&
+					     url_value_ok(URL_UINT, v + comma + 1, len - comma - 1) :
+				     url_value_ok(URL_UINT, v, len);
+	}
+	if (len == 0 || len >= sizeof(text))
+		return false;
+	memcpy(text, v, len);
+	text[len] = '\0';
+	if (parse_i64(text, &n) < 0)
+		return false;
+	switch (kind) {
+	case URL_PORT:
+		return n >= 1 && n <= 65535;
+	case URL_VERSION:
+		return n == 3 || n == 4;
+	case URL_INT:
+		return n >= INT_MIN && n <= INT_MAX;
+	default:
+		return n >= 0 && n <= INT_MAX;
+	}
+}
+
+static const char *const url_value_what[] = {
+	[URL_PORT] = "a port (1 to 65535)", [URL_INT] = "a number",
+	[URL_UINT] = "a number (0 or more)", [URL_VERSION] = "3 or 4",
+	[URL_TEXT] = "a name", [URL_PAIR] = "a number or two (N or N,M)",
+};
+
+/* One line and -1 for the first argument of url that is not good. */
+static int check_url(const char *url)
+{
+	const char *host = url + 6, *q = strchr(url, '?');
+	size_t hostlen = strcspn(host, "/?");
+	const char *colon = memchr(host, ':', hostlen);
+	bool strict = false, asked = false;
+
+	if (colon && host[0] != '[' &&
+	    !url_value_ok(URL_PORT, colon + 1, hostlen - (size_t)(colon + 1 - host))) {
+		warnx_("nfs: --nfs %s: the port after the host, '%.*s', is not a port (1 to 65535)", url,
+		       (int)(hostlen - (size_t)(colon + 1 - host)), colon + 1);
+		return -1;
+	}
+	for (const char *arg = q; arg && arg[1]; arg = strchr(arg + 1, '&')) {
+		const char *key = arg + 1, *eq;
+		size_t len = strcspn(key, "&"), keylen;
+		const struct url_key *k = NULL;
+
+		eq = memchr(key, '=', len);
+		keylen = eq ? (size_t)(eq - key) : len;
+		for (size_t i = 0; i < sizeof(url_keys) / sizeof(url_keys[0]); i++)
+			if (strlen(url_keys[i].name) == keylen && !strncmp(url_keys[i].name, key, keylen))
+				k = &url_keys[i];
+		if (k && eq && !url_value_ok(k->value, eq + 1, len - keylen - 1)) {
+			warnx_("nfs: --nfs %s: %s '%.*s' is not %s", url, k->name,
+			       (int)(len - keylen - 1), eq + 1, url_value_what[k->value]);
+			return -1;
+		}
+		if (k && eq && k->libnfs4)
+			continue;
+		if (!asked) {
+			strict = libnfs_checks_keys();
+			asked = true;
+		}
+		if (strict && !(k && k->libnfs4 && !eq))
+			continue;	/* this libnfs knows it, or says what it thinks of it */
+		if (k && !eq)
+			warnx_("nfs: --nfs %s: %s has no value (give %s=VALUE)", url, k->name, k->name);
+		else if (k)
+			warnx_("nfs: --nfs %s: %s is not known to this libnfs (4.0 ignores it)", url, k->name);
+		else
+			warnx_("nfs: --nfs %s: unknown argument '%.*s' (libnfs 4.0 knows nfsport, mountport, "
+			       "version, uid, gid, tcp-syncnt, readahead, pagecache, debug, "
+			       "auto-traverse-mounts, dircache, autoreconnect, if)",
+			       url, (int)keylen, key);
+		return -1;
+	}
+	return 0;
+}
+
 static int check_options(struct nfs_options *o, const struct run_info *run)
 {
 	int nfs_port = 0, mount_port = 0, server_port = 0;
@@ -525,7 +671,7 @@ static int check_options(struct nfs_options *o, const struct run_info *run)
 			warnx_("nfs: --nfs names the export and ports itself; leave out --export, --nfs-port and --mount-port");
 			return -1;
 		}
-		if (url_version_differs(o, o->url))
+		if (check_url(o->url) < 0 || url_version_differs(o, o->url))
 			return -1;
 		/* the server, for messages and NLM */
 		snprintf(o->server, sizeof(o->server), "%.*s",
@@ -575,6 +721,7 @@ int nfsb_init(void *be_opt, const struct run_info *run)
 	char err[512];
 	struct nfs_context *nfs;
 
+	o->trunc_io = run->trunc_io;
 	if (check_options(o, run) < 0)
 		return -1;
 	if (strcmp(o->connection, "client") == 0) {

@@ -108,6 +108,8 @@ uint32_t nfsb_read3(struct client *c, const struct op *op)
 	struct nfsb *nb = c->priv;
 
 	(void)op;
+	if (nfs_opt(c)->trunc_io > 0 && c->num[1] > nfs_opt(c)->trunc_io)
+		c->num[1] = nfs_opt(c)->trunc_io;	/* --trunc-io, as dbench 5.0 */
 	if (c->num[0] < 0 || c->num[1] < 0 || iobuf_grow(&nb->nbc.buf, c->nc.rng, (size_t)c->num[1]) < 0)
 		return NFS3ERR_INVAL;
 	if (nfs_opt(c)->files.fake_io) {
@@ -139,6 +141,8 @@ uint32_t nfsb_write3(struct client *c, const struct op *op)
 	struct nfsb *nb = c->priv;
 
 	(void)op;
+	if (nfs_opt(c)->trunc_io > 0 && c->num[1] > nfs_opt(c)->trunc_io)
+		c->num[1] = nfs_opt(c)->trunc_io;	/* --trunc-io, as dbench 5.0 */
 	if (c->num[0] < 0 || c->num[1] < 0 || c->num[2] < UNSTABLE || c->num[2] > FILE_SYNC ||
 	    iobuf_grow(&nb->nbc.buf, c->nc.rng, (size_t)c->num[1]) < 0)
 		return NFS3ERR_INVAL;
@@ -383,6 +387,31 @@ uint32_t nfsb_commit3(struct client *c, const struct op *op)
 }
 
 #if NLM_BUILT
+/* Remember a file LOCK4 locked a range of, for nlm_release_all. */
+static void nlm_note_locked(struct nfsb *nb, const struct fhandle *fh)
+{
+	for (size_t i = nb->nlm_nlocked; i-- > 0;)
+		if (nb->nlm_locked[i].len == fh->len && memcmp(nb->nlm_locked[i].data, fh->data, fh->len) == 0)
+			return;
+	if (nb->nlm_nlocked == nb->nlm_locked_cap) {
+		nb->nlm_locked_cap = nb->nlm_locked_cap ? nb->nlm_locked_cap * 2 : 4;
+		nb->nlm_locked = xrealloc(nb->nlm_locked, nb->nlm_locked_cap * sizeof(*nb->nlm_locked));
+	}
+	nb->nlm_locked[nb->nlm_nlocked++] = *fh;
+}
+
+void nlm_release_all(struct client *c, struct nfsb *nb)
+{
+	/* one UNLOCK of the whole file each: every range this client's
+	 * lock owner holds there (nothing if UNLOCK4 released them) */
+	for (size_t i = 0; i < nb->nlm_nlocked && nb->nlm && !nb->dead; i++)
+		if (nlm_call(c, nb, NLM4_UNLOCK, &nb->nlm_locked[i], 0, 0) == STATUS_FATAL)
+			break;
+	free(nb->nlm_locked);
+	nb->nlm_locked = NULL;
+	nb->nlm_nlocked = nb->nlm_locked_cap = 0;
+}
+
 /* LOCK4/UNLOCK4/TEST4 path offset length: the NLM v4 call itself. */
 static uint32_t nlm_path_op(struct client *c, const struct op *op, int proc)
 {
@@ -398,7 +427,10 @@ static uint32_t nlm_path_op(struct client *c, const struct op *op, int proc)
 		return st;
 	if (st != NFS3_OK)
 		return NLM4_STALE_FH;
-	return nlm_call(c, nb, proc, &lk.fh, (uint64_t)c->num[0], (uint64_t)c->num[1]);
+	st = nlm_call(c, nb, proc, &lk.fh, (uint64_t)c->num[0], (uint64_t)c->num[1]);
+	if (proc == NLM4_LOCK && st == NLM4_GRANTED)
+		nlm_note_locked(nb, &lk.fh);
+	return st;
 }
 
 uint32_t nfsb_lock4(struct client *c, const struct op *op)

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "backend.h"
+#include "options.h"	/* built in: --trunc-io for the nominal bytes, as the interpreter */
 #include "status.h"
 
 static int null_setup(struct client *c)
@@ -33,11 +34,7 @@ static int null_exists(struct client *c, const char *path)
 
 static uint32_t null_op(struct client *c, const struct op *op)
 {
-	if (op_is_read(op->id) || op_is_write(op->id))
-		c->bytes = (uint64_t)(c->num[op_size_arg(op->id)] > 0 ?
-				      c->num[op_size_arg(op->id)] * op_size_unit(op->id) : 0);
-	if ((op->id == OP_READX || op->id == OP_WRITEX) && c->num[3] >= 0)
-		c->bytes = (uint64_t)c->num[3];
+	c->bytes = op_nominal_bytes(op->id, c->num, c->opt->trunc_io);
 	if (op->expect.kind == EXPECT_EXACT)	/* (without SCSI_EXPECT_* bits) */
 		return op->expect.code & ~(op_info[op->id].domain == DOMAIN_SCSI ?
 					   SCSI_EXPECT_KEY | SCSI_EXPECT_ASC : 0u);

@@ -54,6 +54,7 @@ struct smb_options {
 	char domain[256];	/* "" unless given */
 	char user[256];		/* "" for guest */
 	char password[256];
+	const char *password_from; /* where the password came from, for messages */
 	const char *min_proto;	/* one of smb_dialects */
 	const char *max_proto;
 	int timeout_ms;		/* libsmbclient's per-request timeout */

@@ -246,6 +246,14 @@ static void connect_error(const struct smb_options *o, SMBCCTX *ctx, int err, ch
 	char url[8 + sizeof(o->server) + 3 * sizeof(o->share)];
 	struct stat st;
 
+	if (o->user[0] && !o->password[0] && (err == EINVAL || err == EACCES || err == EPERM)) {
+		/* libsmbclient's word for a logon with an empty password is
+		 * "Invalid argument" */
+		snprintf(error, len, "%s: cannot log on as %s%s%s with an empty password (%s is empty): give the password",
+			 o->display, o->domain, o->domain[0] ? "/" : "", o->user,
+			 o->password_from);
+		return;
+	}
 	if (err != EACCES && err != EPERM && err != ECONNREFUSED && !host_known(o->server)) {
 		snprintf(error, len, "cannot connect to %s: unknown host %s", o->display,
 			 o->server);
@@ -438,6 +446,7 @@ static int parse_user(struct smb_options *o, const char *arg)
 	strcpy(o->user, user);
 	if (pass) {
 		strcpy(o->password, pass);
+		o->password_from = "the text after % in --smb-user";
 		return 0;
 	}
 	env = getenv(SMB_PASSWORD_ENV);
@@ -445,8 +454,10 @@ static int parse_user(struct smb_options *o, const char *arg)
 		if (strlen(env) >= sizeof(o->password))
 			goto toolong;
 		strcpy(o->password, env);
+		o->password_from = "$" SMB_PASSWORD_ENV;
 		return 0;
 	}
+	o->password_from = "the password typed";
 	snprintf(text, sizeof(text), "Password for %s%s%s on %s: ", o->domain,
 		 o->domain[0] ? "/" : "", o->user, o->server);
 	if (ask_password(text, o->password, sizeof(o->password)) < 0) {

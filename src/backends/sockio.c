@@ -78,8 +78,8 @@ static const struct backend_option sio_options[] = {
 	SIO_OPTION("server-timeout", 0, timeout_text, NULL, "SECS",
 		   "give up on a server that does not answer for SECS seconds (default 30)"),
 	SIO_OPTION("wire", 0, wire_text, NULL, "FORMAT",
-		   "the wire format: tbench (this tbench_srv's, the default) or classic (dbench 4.0/5.0's "
-		   "tbench_srv; this tbench_srv speaks both)"),
+		   "force the wire format: tbench (this tbench_srv's) or classic (dbench 4.0/5.0's "
+		   "tbench_srv; this tbench_srv speaks both); without it, the server's is detected"),
 	{ .name = NULL },
 };
 
@@ -179,10 +179,8 @@ static int parse_target(const struct run_info *run, struct target *t, char *why,
 	size_t hostlen;
 	long p;
 
-	if (!s || !*s) {
-		snprintf(why, whylen, "no server given: %s NPROCS SERVER[:PORT]", run->progname);
-		return -1;
-	}
+	if (!s || !*s)
+		s = "localhost";	/* as dbench 4.0's tbench */
 	if (s[0] == '[') {
 		host_end = strchr(s, ']');
 		if (!host_end || (host_end[1] && host_end[1] != ':')) {
@@ -201,7 +199,7 @@ static int parse_target(const struct run_info *run, struct target *t, char *why,
 	}
 	hostlen = (size_t)(host_end - s);
 	if (hostlen == 0 || hostlen >= sizeof(t->host)) {
-		snprintf(why, whylen, "server '%s': no host name", run->server);
+		snprintf(why, whylen, "server '%s': no host name", s);
 		return -1;
 	}
 	memcpy(t->host, s, hostlen);
@@ -212,12 +210,12 @@ static int parse_target(const struct run_info *run, struct target *t, char *why,
 		errno = 0;
 		p = strtol(port, &end, 10);
 		if (errno || end == port || *end || p < 1 || p > 65535) {
-			snprintf(why, whylen, "server '%s': bad port '%s'", run->server, port);
+			snprintf(why, whylen, "server '%s': bad port '%s'", s, port);
 			return -1;
 		}
 		if (run->port && run->port != p) {
 			snprintf(why, whylen, "server '%s' and --port %d name different ports",
-				 run->server, run->port);
+				 s, run->port);
 			return -1;
 		}
 	} else {
@@ -504,11 +502,15 @@ static void put_be32(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)v;
 }
 
+static uint32_t get_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
 /* The classic reply's length (s->in) is not recv_size - 4: say why. */
 static int classic_bad_reply(struct sio *s, uint32_t recv_size, char *why, size_t whylen)
 {
-	uint32_t len = (uint32_t)s->in[0] << 24 | (uint32_t)s->in[1] << 16 |
-		       (uint32_t)s->in[2] << 8 | s->in[3];
+	uint32_t len = get_be32(s->in);
 
 	if (len == FRAME_MAGIC)
 		snprintf(why, whylen, "server %s answered in tbench's own wire format, not the "
@@ -517,6 +519,25 @@ static int classic_bad_reply(struct sio *s, uint32_t recv_size, char *why, size_
 	else
 		snprintf(why, whylen, "lost sync with server %s: a reply of %u bytes, "
 			 "expected %u (classic wire)", s->target.label, len, recv_size - 4);
+	return -1;
+}
+
+/* A classic opening answered in our own wire: a tbench_srv at its
+ * --max-clients refuses it so, else it does not know the classic wire. */
+static int tbench_reply_to_classic(struct client *c, struct sio *s, size_t got, uint32_t recv_size,
+				   char *why, size_t whylen)
+{
+	struct frame_header reply;
+
+	if (got < FRAME_HEADER_SIZE &&
+	    recv_bytes(c, s, s->in + got, FRAME_HEADER_SIZE - got, FRAME_HEADER_SIZE - got, why,
+		       whylen) < 0)
+		return -1;
+	frame_decode(s->in, &reply);
+	if (reply.status != PROTO_ERR_BUSY)
+		return classic_bad_reply(s, recv_size, why, whylen);
+	snprintf(why, whylen, "server %s refused the connection: it serves its maximum "
+		 "of clients (tbench_srv --max-clients)", s->target.label);
 	return -1;
 }
 
@@ -539,8 +560,11 @@ static int classic_exchange(struct client *c, struct sio *s, uint32_t send_size,
 	got = recv_bytes(c, s, s->in, 4, MIN((size_t)recv_size, s->in_size), why, whylen);
 	if (got < 0)
 		return -1;
-	if (memcmp(s->in, frame + 4, 4) != 0)
+	if (memcmp(s->in, frame + 4, 4) != 0) {
+		if (get_be32(s->in) == FRAME_MAGIC)
+			return tbench_reply_to_classic(c, s, (size_t)got, recv_size, why, whylen);
 		return classic_bad_reply(s, recv_size, why, whylen);
+	}
 	for (rest = recv_size - (uint64_t)got; rest > 0; rest -= (uint64_t)got) {
 		size_t n = rest < SIO_CHUNK ? (size_t)rest : SIO_CHUNK;
 
@@ -682,8 +706,18 @@ static int parse_options(struct sio_options *o, const struct run_info *run, char
 	return 0;
 }
 
+/* The opening failed the way a dbench 4.0/5.0 tbench_srv fails it: it
+ * takes our frame's magic for a length, prints "overflow in server!" and
+ * drops the connection (a reset, or an end of file) before any reply. */
+static bool dropped_at_opening(const struct sio *s, const char *why)
+{
+	return s->received == 0 && strstr(why, "did not answer") == NULL;
+}
+
 /* Connect and Ping: the server is there and speaks our protocol (with
- * --wire classic: the 8-byte exchange dbench 4.0 opens with). */
+ * --wire classic, or a classic server detected: the 8-byte exchange dbench
+ * 4.0 opens with).  Returns -1 with one line in why, or -2 (nothing in
+ * why) when the server dropped our opening as a classic one does. */
 static int open_connection(struct client *c, struct sio *s, const struct sio_options *o,
 			   char *why, size_t whylen)
 {
@@ -698,12 +732,15 @@ static int open_connection(struct client *c, struct sio *s, const struct sio_opt
 		if (classic_exchange(c, s, 8, 8, why, whylen) < 0)
 			return -1;
 	} else if (exchange(c, s, PROTO_OP_PING, 0, 0, why, whylen) < 0) {
-		/* a 4.0/5.0 tbench_srv takes the magic for a length, prints
-		 * "overflow in server!" and drops the connection */
-		if (s->received == 0 && strstr(why, "did not answer") == NULL)
-			snprintf(why, whylen, "server %s dropped the connection at the first request "
-				 "(as a tbench_srv of dbench 4.0/5.0 does): for such a server use "
-				 "--wire classic", s->target.label);
+		if (!dropped_at_opening(s, why))
+			return -1;
+		if (!o->wire_text) {
+			why[0] = '\0';
+			return -2;
+		}
+		snprintf(why, whylen, "server %s dropped the connection at the first request "
+			 "(as a tbench_srv of dbench 4.0/5.0 does): for such a server use "
+			 "--wire classic, or no --wire", s->target.label);
 		return -1;
 	}
 	set_timeouts(s->fd, s->timeout);
@@ -753,10 +790,35 @@ static int sio_init(void *be_opt, const struct run_info *run)
 	rc = parse_options(o, run, why, sizeof(why));
 	if (rc == 0)
 		rc = open_connection(&probe, s, o, why, sizeof(why));
+	if (rc == -2) {
+		/* no --wire, and the server dropped our opening: is it a
+		 * classic tbench_srv?  Its 8-byte opening says. */
+		char label[sizeof(s->target.label)];
+
+		snprintf(label, sizeof(label), "%s", s->target.label);
+		sio_free(s);
+		s = sio_new(0);
+		if (!s) {
+			fprintf(stderr, "%s: out of memory\n", run->progname);
+			return -1;
+		}
+		o->classic = 1;		/* the clients, forked after, use it */
+		rc = open_connection(&probe, s, o, why, sizeof(why));
+		if (rc == 0)
+			fprintf(stderr, "%s: server %s speaks the classic tbench wire of dbench 4.0/5.0 "
+				"(it dropped this tbench's opening): using it, as --wire classic\n",
+				run->progname, label);
+		else
+			fprintf(stderr, "%s: server %s dropped the connection at this tbench's opening, "
+				"and the classic wire of dbench 4.0/5.0 failed too: %s\n", run->progname,
+				label, why);
+		sio_free(s);
+		return rc < 0 ? -1 : 0;
+	}
 	if (rc < 0)
 		fprintf(stderr, "%s: %s\n", run->progname, why);
 	sio_free(s);
-	return rc;
+	return rc < 0 ? -1 : 0;
 }
 
 static void sio_ready(struct source *src, uint32_t revents);
@@ -786,13 +848,22 @@ static int watch_connection(struct client *c, struct sio *s)
 static int sio_setup(struct client *c)
 {
 	struct sio *s = sio_new(c->engine != NULL);
+	int rc;
 
 	if (!s) {
 		snprintf(c->error, sizeof(c->error), "out of memory");
 		return -1;
 	}
 	c->priv = s;
-	if (open_connection(c, s, c->be_opt, c->error, sizeof(c->error)) < 0)
+	rc = open_connection(c, s, c->be_opt, c->error, sizeof(c->error));
+	if (rc == -2) {
+		/* the parent's probe found our wire, a client's is dropped */
+		snprintf(c->error, sizeof(c->error), "server %s dropped the connection at the first "
+			 "request, though it answered this tbench's probe (a tbench_srv at its "
+			 "--max-clients?)", s->target.label);
+		return -1;
+	}
+	if (rc < 0)
 		return -1;
 	return c->engine ? watch_connection(c, s) : 0;
 }
@@ -1147,4 +1218,5 @@ const struct backend sockio_backend = {
 	.exists = sio_exists,
 	.expire = sio_expire,
 	.op = { [0 ... OP_COUNT - 1] = sio_op },	/* every op */
+	.default_server = "localhost",	/* as dbench 4.0's tbench */
 };

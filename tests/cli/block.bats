@@ -16,8 +16,20 @@ setup() {
 }
 
 teardown() {
+	mountpoint -q "$T/mnt" 2>/dev/null && umount "$T/mnt"
 	[ -n "$LOOPDEV" ] && losetup -d "$LOOPDEV" 2>/dev/null
 	remove_tmp
+}
+
+# make_loop SIZE: a loop device over a sparse file in $T, in LOOPDEV;
+# skips the test, with the reason, where the machine cannot make one.
+make_loop() {
+	local out
+
+	truncate -s "$1" "$T/backing.img"
+	out=$(losetup -f --show "$T/backing.img" 2>&1) ||
+		skip "losetup cannot make a loop device here: $out"
+	LOOPDEV=$out
 }
 
 # A read-write loadfile over the first MiB, at aligned random offsets.
@@ -80,12 +92,7 @@ EOF
 }
 
 @test "block: a loop device over a sparse file, O_DIRECT" {
-	local out
-
-	truncate -s 16M "$T/backing.img"
-	out=$(losetup -f --show "$T/backing.img" 2>&1) ||
-		skip "losetup cannot make a loop device here: $out"
-	LOOPDEV=$out
+	make_loop 16M
 	loadfile rr.load <<'EOF'
 LOOP 500
 READ */0x1000%0x40000000 4096 0x00000000
@@ -97,10 +104,64 @@ EOF
 	[[ "$output" =~ $'\n'" READ "+1000" " ]]
 	[[ "$output" =~ ", 0 mismatches," ]]
 	# a block device takes O_DIRECT: no fallback message
-	! [[ "$stderr" =~ "O_DIRECT" ]]
+	! [[ "$stderr" =~ "O_DIRECT" ]] || false
 	losetup -d "$LOOPDEV"
 	LOOPDEV=
 	[ -z "$(losetup -j "$T/backing.img")" ]
+}
+
+# Block devices are not scratch space: a mounted one is refused (O_EXCL),
+# whatever the loadfile does, and the file system on it is left as it was.
+@test "block: a mounted device is refused before any client starts, the file system untouched" {
+	make_loop 64M
+	mkfs.ext4 -q "$LOOPDEV"
+	mkdir "$T/mnt"
+	mount "$LOOPDEV" "$T/mnt" || skip "cannot mount an ext4 file system here"
+	echo precious > "$T/mnt/keep"
+	sync
+	rw_loadfile
+	run --separate-stderr "$DBENCH" -B block --block="$LOOPDEV" -c "$T/rw.load" --run-once \
+		--allow-block-writes 2
+	echo "$output"; echo "$stderr"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbench: --block $LOOPDEV: the device is mounted (at $T/mnt): refused, it is not scratch space" ]
+	[[ "$output" != *"releasing clients"* ]]
+	# reading is refused the same way (O_EXCL: the device is held)
+	loadfile r.load <<'EOF'
+READ 0 4096 NT_STATUS_OK
+EOF
+	run --separate-stderr "$DBENCH" -B block --block="$LOOPDEV" -c "$T/r.load" --run-once 1
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"the device is mounted"* ]]
+	umount "$T/mnt"
+	# (on main the WRITEs went into the file system: fsck finds it damaged)
+	fsck.ext4 -fn "$LOOPDEV"
+	[ "$(debugfs -R 'cat /keep' "$LOOPDEV" 2>/dev/null)" = precious ]
+}
+
+@test "block: writes to a block device need --allow-block-writes; a regular file does not" {
+	make_loop 16M
+	rw_loadfile
+	run --separate-stderr "$DBENCH" -B block --block="$LOOPDEV" -c "$T/rw.load" --run-once 2
+	echo "$output"; echo "$stderr"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "$T/rw.load:2: WRITE would write to block device $LOOPDEV: refused without --allow-block-writes" ]
+	[[ "$output" != *"releasing clients"* ]]
+	[ -z "$(od -An -v "$T/backing.img" | tr -d ' 0\n' | head -c 1)" ]	# all zeros still
+	run --separate-stderr "$DBENCH" -B block --block="$LOOPDEV" -c "$T/rw.load" --run-once \
+		--allow-block-writes 2
+	echo "$output"; echo "$stderr"
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ $'\n'" WRITE "+400" " ]]
+	[ -n "$(od -An -N 1048576 -v "$T/backing.img" | tr -d ' 0\n' | head -c 1)" ]
+	# the same loadfile on the regular file under it needs no permission
+	losetup -d "$LOOPDEV"
+	LOOPDEV=
+	run --separate-stderr "$DBENCH" -B block --block="$T/backing.img" -c "$T/rw.load" --run-once 2
+	[ "$status" -eq 0 ]
+	# --help says so
+	run "$DBENCH" --help
+	[[ "$output" == *"--allow-block-writes"* ]]
 }
 
 @test "block: the shipped loadfile passes --check-loadfile" {

@@ -322,3 +322,68 @@ median_run() {
 	run --separate-stderr "$COMPARE" --json sweep-122.json sweep-same-a.json
 	echo "$output" | jq -e '[.points[] | .clients, .base.runs] == [1, 3, 2, 6]'
 }
+
+@test "compare: impossible figures (zero-length window, negative or NaN values, counts that do not add up): exit 2, one line" {
+	# op: the first operation that ran
+	local op='(.results.operations | map(.count > 0) | index(true)) as $i | .results.operations[$i]'
+	local cases=(
+		'.window.duration_ns = 0'
+			'base1.json: not a dbench result: [0-9]+ ops in a zero-length measured window'
+		'.window.duration_ns = 0 | .results.operations |= map(.count = 0 | .bytes = 0 | .sum_ns = 0 | .max_ns = 0 | .min_ns = null | .sumsq_ns = "0" | .histogram = [] | .decades |= map(.count = 0) | .mismatches = 0 | .errors = 0) | .results |= (.ops = 0 | .bytes = 0 | .errors = 0 | .mismatches = 0)'
+			'base1.json: a zero-length measured window \("duration_ns": 0\): no rate to compare'
+		"$op.count = -5"
+			'base1.json: not a dbench result: "count" is negative'
+		'.results.ops = -1'
+			'base1.json: not a dbench result: "ops" is negative'
+		"$op.sumsq_ns = \"nan\""
+			'base1.json: not a dbench result: [A-Za-z_]+: "sumsq_ns" is nan, not a sum of squares'
+		"$op.sumsq_ns = \"-1\""
+			'base1.json: not a dbench result: [A-Za-z_]+: "sumsq_ns" is -1, not a sum of squares'
+		"$op.count += 1"
+			'base1.json: not a dbench result: [A-Za-z_]+: [0-9]+ ops, but its histogram holds [0-9]+'
+		"$op.decades[0].count += 1"
+			'base1.json: not a dbench result: [A-Za-z_]+: [0-9]+ ops, but its decades hold [0-9]+'
+		"$op.errors = $op.count + 1"
+			'base1.json: not a dbench result: [A-Za-z_]+: more mismatches or errors \(0, [0-9]+\) than ops \([0-9]+\)'
+		"$op.min_ns = $op.max_ns + 1"
+			'base1.json: not a dbench result: [A-Za-z_]+: the latencies do not add up \(min [0-9]+ ns, max [0-9]+ ns, [0-9]+ ops, sum [0-9]+ ns\)'
+		'.results.ops += 1'
+			"base1.json: not a dbench result: \"ops\" is not the sum of the operations' \\([0-9]+\\)"
+		'.results.client_resources.ops_all_phases = 0'
+			'base1.json: not a dbench result: fewer ops in all phases \(0\) than in the measured window \([0-9]+\)'
+		'.loadfile.nbscale = -1'
+			'base1.json: not a dbench result: "nbscale" is -1, not a positive number'
+	)
+	mkdir bad
+	local c	# (not i: bats's run sets i)
+	for (( c = 0; c < ${#cases[@]}; c += 2 )); do
+		jq "${cases[c]}" base1.json >bad/base1.json
+		run --separate-stderr "$COMPARE" bad/base1.json base2.json
+		echo "${cases[c]} -> $status: $stderr"
+		[ "$status" -eq 2 ]
+		[ -z "$output" ]
+		[ "$(echo "$stderr" | wc -l)" -eq 1 ]
+		[[ "$stderr" =~ ^dbench-compare:\ bad/${cases[c + 1]}$ ]]
+	done
+	rm -r bad
+}
+
+@test "compare: a directory is named as one; a FIFO nobody writes to is not waited for; a pipe is read" {
+	mkdir dir.json
+	run --separate-stderr "$COMPARE" dir.json base2.json
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbench-compare: dir.json: is a directory, not a document" ]
+	rmdir dir.json
+	mkfifo fifo.json
+	run --separate-stderr timeout 60 "$COMPARE" base1.json fifo.json
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbench-compare: fifo.json: a FIFO that nobody opened for writing in 5 s" ]
+	# a slow writer is a writer: the FIFO's, and a pipe's
+	(sleep 1; cat base2.json >fifo.json) &
+	run --separate-stderr "$COMPARE" --threshold 50% --metrics throughput <(sleep 6; cat base1.json) fifo.json
+	echo "$output $stderr"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"base: /dev/fd/"*" (1 run)"* ]]
+	[[ "$output" == *"new:  fifo.json (1 run)"* ]]
+	rm fifo.json
+}

@@ -2,6 +2,7 @@
 # dbench.bats - the dbench command line: options, errors, output shape,
 # runs on a temp dir, signals, and nothing left behind.
 
+bats_require_minimum_version 1.5.0
 load helpers
 
 setup() { make_tmp; }
@@ -57,6 +58,12 @@ abc
 --no-such-option 2
 2 extra-argument
 ARGS
+	# an empty loadfile name is named as one (before: ": cannot open
+	# loadfile: No such file or directory")
+	run --separate-stderr "$DBENCH" -c '' 2
+	echo "$stderr"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbench: -c: an empty loadfile name (give a file, or leave -c out for the default) (see dbench --help)" ]
 	[ -z "$(ls -A "$T/d")" ]
 }
 
@@ -142,7 +149,7 @@ L
 	run_dbench -c "$T/small.txt" -D "$T/d" --run-once 3
 	echo "$output" "$stderr"
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"Running 1 pass with load"* ]]
+	[[ "$output" == *"Running for 600 seconds with load '$T/small.txt' and minimum warmup 0 secs, 1 pass per client"* ]]
 	[[ "$output" == *"Operations 21 in "*"passes per client 1..1 (3 in all)"* ]]
 	[[ "$output" =~ $'\n'\ WriteX\ +3\  ]]
 	assert_empty_target

@@ -1,15 +1,70 @@
 # helpers.bash - shared by the bats CLI tests.
 #
 # DBENCH is the dbench binary under test (make check sets it; by hand it
-# defaults to build/src/dbench of this source tree).
+# defaults to build/src/dbench of this source tree); DBENCH_BUILDDIR is its
+# build tree.
 
 TOP=$(cd "$(dirname "$BATS_TEST_FILENAME")/../.." && pwd)
 DBENCH=${DBENCH:-$TOP/build/src/dbench}
 TBENCH=${TBENCH:-$(dirname "$DBENCH")/tbench}
+DBENCH_BUILDDIR=${DBENCH_BUILDDIR:-$(dirname "$(dirname "$DBENCH")")}
 DBENCH_SRCDIR=${DBENCH_SRCDIR:-$TOP}
 CLASSIC=/usr/share/dbench/client.txt
 # Debian's python3 (build.sh installs it with python3-jsonschema), else any.
 if [ -x /usr/bin/python3 ]; then PYTHON=/usr/bin/python3; else PYTHON=python3; fi
+# wait_for (tests/lib/wait.sh: a test waits for a condition, never a fixed
+# time), srv_alive and the other process helpers.
+# shellcheck source=tests/lib/srvutil.sh
+. "$TOP/tests/lib/srvutil.sh"
+
+# sanitizer_pass_skip WHY: skip this test (in its setup or body) in the
+# suite's second pass under ASan+UBSan (build.sh sanitize sets
+# DBENCH_SANITIZER_PASS=1).  That pass runs every C program and backend
+# again, not every case: a test skipped there runs no C code of ours (a
+# shell helper, a Python tool), or runs only C paths that a test kept in
+# the pass runs too -- WHY names which.  The first pass runs every test,
+# and so does `make check` in a sanitizer build by hand.
+sanitizer_pass_skip() {
+	[ -n "${DBENCH_SANITIZER_PASS:-}" ] || return 0
+	skip "sanitizer pass: $1"
+}
+
+# sanitizer_pass_one FIRST [OTHER...]: the values a test loops over where
+# the C code is the same path for each (a table lookup, another string
+# passed on): all of them, but only FIRST in the sanitizer pass.
+sanitizer_pass_one() {
+	if [ -n "${DBENCH_SANITIZER_PASS:-}" ]; then
+		echo "$1"
+	else
+		echo "$@"
+	fi
+}
+
+# skip_file WHY: in setup_file, where bats 1.8 cannot skip (a skip there
+# fails the file): every test of the file skips with WHY, as the file's
+# setup calls file_skipped first.
+skip_file() {
+	export DBENCH_FILE_SKIP=$1
+}
+
+# file_skipped: in setup: skip the test when setup_file said so.
+file_skipped() {
+	[ -z "${DBENCH_FILE_SKIP:-}" ] || skip "$DBENCH_FILE_SKIP"
+}
+
+# file_start_or_skip START_FUNCTION: srv_start_or_skip for setup_file: start
+# the file's shared server; when the machine cannot run it, skip_file with
+# the reason.  A failed start fails.
+file_start_or_skip() {
+	local rc=0
+
+	"$1" || rc=$?
+	if [ "$rc" -eq "$SRV_SKIP" ]; then
+		skip_file "$SRV_ERROR"
+		return 0
+	fi
+	return "$rc"
+}
 
 # A private temp dir per test: $T, with the target directory $T/d.
 make_tmp() {
@@ -18,17 +73,14 @@ make_tmp() {
 }
 
 remove_tmp() {
-	[ -n "${T:-}" ] && rm -rf "$T"
+	if [ -n "${T:-}" ]; then rm -rf "$T"; fi
 }
 
 # No process of ours (its command line names our temp dir, or matches
 # the pattern given) is left.
 assert_no_procs() {
-	local i pat=${1:-$T}
-	for i in $(seq 50); do
-		pgrep -f -- "$pat" >/dev/null || return 0
-		sleep 0.1
-	done
+	local pat=${1:-$T}
+	wait_for -t 5 "the processes naming $pat to end" ! pgrep -f -- "$pat" >/dev/null && return 0
 	echo "processes left behind:" >&2
 	pgrep -af -- "$pat" >&2
 	return 1
@@ -64,14 +116,19 @@ loadfile() {
 # machine, ASan and a big loadfile make start-up slow.  A test that acts on
 # a running run waits with this, never with a fixed sleep.
 wait_running() {
-	local i
-	for i in $(seq 1200); do
-		grep -Eq "MB/sec +(warmup|execute)" "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	echo "the run did not start within 120 s:" >&2
+	wait_for -t 120 "the first progress line in $1" grep -sEq "MB/sec +(warmup|execute)" "$1" &&
+		return 0
 	cat "$1" >&2
 	return 1
+}
+
+# tbench_srv_listening: the tbench_srv started with --pid-file $T/srv.pid and
+# -v 2>$T/srv.log has written its pid file and logged the port it listens
+# on; sets PORT.  (wait_for "tbench_srv to listen" tbench_srv_listening)
+tbench_srv_listening() {
+	[ -s "$T/srv.pid" ] || return 1
+	PORT=$(sed -n 's/.*listening on .*:\([0-9]*\).*/\1/p' "$T/srv.log" | head -1)
+	[ -n "$PORT" ]
 }
 
 # Validate JSON documents against a schema: check_schema SCHEMA DOC...
@@ -95,4 +152,49 @@ QUERY_FILE_INFORMATION 1 1004 NT_STATUS_OK
 Close 1 NT_STATUS_OK
 Unlink "\clients\client1\f" NT_STATUS_OK
 L
+}
+
+# Files a loadfile makes at the share root, outside clients/: random names,
+# as upstream's nfs_2.load makes them.  $T/root.txt with netbench ops,
+# $T/root3.txt with NFSv3 ops (that file's shape).
+root_files_loadfiles() {
+	loadfile root.txt <<'L'
+RANDOMSTRING 1 "/test[0123456789][01234567890].file"
+LOOP 5
+NTCreateX $1 0x0 0x3 1 NT_STATUS_OK
+WriteX 1 0 1024 1024 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+ENDLOOP
+L
+	loadfile root3.txt <<'L'
+RANDOMSTRING 1 "/test[0123456789][01234567890].file"
+LOOP 5
+CREATE3 $1 *
+LOOKUP3 $1 0x00000000
+WRITE3 $1 0 1024 0 0x00000000
+WRITE3 $1 1024 1024 0 0x00000000
+ENDLOOP
+L
+}
+
+# root_files_check DIR DBENCH-COMMAND...: DIR is where the run's share root
+# is; the command runs one of those loadfiles once (--run-once --seed 1).
+# The files it makes at the root go at the end, and what was there before
+# the run (a file the loadfile may write to, a directory) stays; with
+# --skip-cleanup the same run leaves the files it made (so there were some).
+# (Nothing in DIR is changed behind a server's back between the runs.)
+root_files_check() {
+	local dir=$1 made
+	shift
+	echo mine > "$dir/test07.file"
+	mkdir "$dir/keep.d"
+	run "$@"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(cd "$dir" && ls -A | sort | tr '\n' ' ')" = "keep.d test07.file " ]
+	run "$@" --skip-cleanup
+	echo "$output"
+	[ "$status" -eq 0 ]
+	made=$(cd "$dir" && find . -maxdepth 1 -name 'test*.file' ! -name test07.file | wc -l)
+	[ "$made" -gt 0 ]
 }

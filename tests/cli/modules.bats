@@ -1,10 +1,11 @@
 #!/usr/bin/env bats
-# modules.bats - backends as loadable modules (dbench-NAME.so): the core
-# program links no protocol library; a module is found next to the
-# program, through DBENCH_MODULE_PATH, or where `make install` put it; a
-# module or library that is missing, or a module built for another dbench,
-# is one line and exit status 2.  tests/modules/testmod.c is the module
-# these tests build (make check); smb and nfs are checked where built.
+# modules.bats - backends as loadable modules (dbench-NAME.so), and --mpi
+# (dbench-mpi.so): the core program links no protocol or MPI library; a
+# module is found next to the program, through DBENCH_MODULE_PATH, or where
+# `make install` put it; a module or library that is missing, or a module
+# built for another dbench, is one line and exit status 2.
+# tests/modules/testmod.c is the module these tests build (make check);
+# smb, nfs, iscsi and mpi are checked where built.
 #
 # Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
 
@@ -20,12 +21,17 @@ setup() {
 }
 teardown() { remove_tmp; }
 
-# The protocol modules this build has, next to dbench.
+# The backend modules this build has, next to dbench (not --mpi's).
 built_modules() {
 	local f
 	for f in "$(dirname "$DBENCH")"/dbench-*.so; do
-		[ -e "$f" ] && basename "$f" .so | sed 's/^dbench-//'
+		[ -e "$f" ] && basename "$f" .so | sed 's/^dbench-//' | grep -vx mpi
 	done
+}
+
+MPI_MODULE() { echo "$(dirname "$DBENCH")/dbench-mpi.so"; }
+need_mpi_module() {
+	! "$DBENCH" --mpi --version 2>&1 | grep -q 'built without MPI' || skip "dbench was built without MPI"
 }
 
 needed() {
@@ -40,7 +46,7 @@ need_testmod() {
 	local libs name
 	libs=$(needed "$DBENCH")
 	echo "$libs"
-	! grep -Eq 'smbclient|libnfs|libiscsi|libtevent|libtalloc' <<<"$libs"
+	! grep -Eq 'smbclient|libnfs|libiscsi|libtevent|libtalloc|libmpi|open-rte|open-pal|hwloc|libevent|libudev' <<<"$libs" || false
 	[ "$(wc -l <<<"$libs")" -le 8 ]
 	for name in $(built_modules); do
 		libs=$(needed "$(dirname "$DBENCH")/dbench-$name.so")
@@ -200,6 +206,39 @@ need_testmod() {
 	done
 }
 
+@test "a truncated module (an interrupted install): one line naming the file, exit 2; --help lists it as not loadable" {
+	need_testmod
+	local size full sizes
+	full=$(stat -c %s "$MODS/dbench-testmod.so")
+	# cut in the ELF header, in the program headers, in a loaded segment,
+	# in the section header table at the end; and an empty file
+	sizes="0 40 100 $((full / 3)) $((full - 100))"
+	for size in $sizes; do
+		head -c "$size" "$MODS/dbench-testmod.so" > "$T/m/dbench-testmod.so"
+		DBENCH_MODULE_PATH=$T/m run --separate-stderr "$DBENCH" -B testmod -c "$T/tiny.txt" -t 1 1
+		echo "$size: $status $stderr"
+		[ "$status" -eq 2 ]
+		[ "${#stderr_lines[@]}" -eq 1 ]
+		[[ "$stderr" == "dbench: cannot load the testmod backend from $T/m/dbench-testmod.so: "*": reinstall it" ]]
+		[ "$size" -lt 64 ] || [[ "$stderr" == *"truncated"* ]]
+		# --help still works and says why the backend cannot be used
+		DBENCH_MODULE_PATH=$T/m run --separate-stderr "$DBENCH" --help
+		[ "$status" -eq 0 ]
+		[[ "$output" == *"testmod  cannot be used: cannot load the testmod backend from $T/m/dbench-testmod.so: "* ]]
+		# the error document says so too
+		DBENCH_MODULE_PATH=$T/m run --separate-stderr "$DBENCH" -B testmod --json "$T/r.json" -c "$T/tiny.txt" -t 1 1
+		[ "$status" -eq 2 ]
+		[ "$(jq -r .exit_status "$T/r.json")" = 2 ]
+		[[ "$(jq -r .error "$T/r.json")" == "cannot load the testmod backend from "* ]]
+	done
+	# an ELF file of another class (a 32-bit object) is not loaded either
+	printf '\177ELF\001\001\001' > "$T/m/dbench-testmod.so"
+	head -c 100 /dev/zero >> "$T/m/dbench-testmod.so"
+	DBENCH_MODULE_PATH=$T/m run --separate-stderr "$DBENCH" -B testmod -c "$T/tiny.txt" -t 1 1
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *": an ELF file for another machine (class 1,"* ]]
+}
+
 @test "make install DESTDIR=...: the installed dbench finds its installed modules" {
 	[ -f "$BUILD/Makefile" ] || skip "no build tree"
 	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$BUILD" install DESTDIR="$T/inst" >"$T/install.log" 2>&1 ||
@@ -207,7 +246,7 @@ need_testmod() {
 	local bin name
 	bin=$(find "$T/inst" -path '*/bin/dbench' -type f | head -1)
 	[ -x "$bin" ]
-	! needed "$bin" | grep -Eq 'smbclient|libnfs'
+	! needed "$bin" | grep -Eq 'smbclient|libnfs' || false
 	run --separate-stderr "$bin" --help
 	[ "$status" -eq 0 ]
 	for name in $(built_modules); do
@@ -220,4 +259,60 @@ need_testmod() {
 	[ -L "$(dirname "$bin")/tbench" ]
 	run "$(dirname "$bin")/tbench" --version
 	[ "$status" -eq 0 ]
+}
+
+@test "--mpi is the module dbench-mpi.so: it links MPI, dbench does not, and only --mpi loads it" {
+	need_mpi_module
+	needed "$(MPI_MODULE)" | grep -q '^libmpi\.so'
+	! needed "$DBENCH" | grep -Eq 'libmpi|open-rte|open-pal' || false
+	# every symbol it needs is in dbench (-rdynamic) or its libraries
+	LD_BIND_NOW=1 run --separate-stderr "$DBENCH" --mpi --version
+	echo "$output $stderr"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[ "${lines[1]}" = "MPI module: $(MPI_MODULE)" ]
+	[[ "${lines[2]}" =~ ^"MPI library: Open MPI v"[0-9] ]]
+	# without --mpi it is never opened, neither by a run nor by --help
+	LD_DEBUG=files run --separate-stderr "$DBENCH" -B null -c "$T/tiny.txt" --run-once 1
+	[ "$status" -eq 0 ]
+	! grep -E 'dbench-mpi|libmpi' <<<"$stderr" || false
+	LD_DEBUG=files run --separate-stderr "$DBENCH" --help
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *dbench-nfs.so* || ! -e "$(dirname "$DBENCH")/dbench-nfs.so" ]]
+	! grep -E 'dbench-mpi|libmpi' <<<"$stderr" || false
+	# and -B does not take it for a backend
+	run --separate-stderr "$DBENCH" -B mpi -c "$T/tiny.txt" 1
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "dbench: unknown backend 'mpi' (known: "* ]]
+}
+
+@test "--mpi without its module, without its library, or with another file: one line, exit 2, the error document" {
+	local lib gone
+	need_mpi_module
+	DBENCH_MODULE_PATH=$T/empty run --separate-stderr "$DBENCH" --mpi -B null -c "$T/tiny.txt" \
+		--json "$T/e.json" 1
+	echo "$stderr"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbench: --mpi: the module dbench-mpi.so is not installed (looked in $T/empty)" ]
+	[ -z "$output" ]
+	[ "$(jq -r .error "$T/e.json")" = "--mpi: the module dbench-mpi.so is not installed (looked in $T/empty)" ]
+
+	# the MPI library under a soname that does not exist
+	lib=$(needed "$(MPI_MODULE)" | grep '^libmpi\.so')
+	gone=${lib%?}X
+	LC_ALL=C perl -0777 -pe "s/\Q$lib\E\0/$gone\0/g" "$(MPI_MODULE)" >"$T/m/dbench-mpi.so"
+	DBENCH_MODULE_PATH=$T/m run --separate-stderr "$DBENCH" --mpi -B null -c "$T/tiny.txt" 1
+	echo "$stderr"
+	[ "$status" -eq 2 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" =~ ^"dbench: the MPI module (--mpi) needs $gone, which is missing: install the Debian package "[a-z0-9.+-]+$ ]]
+	if command -v dpkg-query >/dev/null && [ -e /usr/lib/x86_64-linux-gnu/libmpi.so.40 ]; then
+		[[ "$stderr" == *" $(dpkg-query -S "$(readlink -f /usr/lib/x86_64-linux-gnu/libmpi.so.40)" | sed 's/:.*//')" ]]
+	fi
+
+	# a shared library that is not the MPI module
+	cp "$(ldd "$DBENCH" | sed -n 's/.*libz\.so[^ ]* => \([^ ]*\).*/\1/p')" "$T/m/dbench-mpi.so"
+	DBENCH_MODULE_PATH=$T/m run --separate-stderr "$DBENCH" --mpi -B null -c "$T/tiny.txt" 1
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbench: $T/m/dbench-mpi.so is not dbench's MPI module (no dbench_mpi symbol)" ]
 }

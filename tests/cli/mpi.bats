@@ -34,14 +34,19 @@ mpi() {
 # no dbench),
 # or with "client" as $2, of one of rank R's client processes.
 rank_pid() {
-	local p pp client
+	local p comm stat pcomm client
+	# (/proc with the read builtin, not three ps a process: at load 50 the
+	# forks took long enough for processes to come and go in between)
 	for p in $(pgrep -f -- "$T/d"); do
-		case $(ps -o comm= -p "$p" 2>/dev/null) in dbench | tbench) ;; *) continue ;; esac
-		pp=$(ps -o ppid= -p "$p" 2>/dev/null | tr -d ' ')
+		{ read -r comm <"/proc/$p/comm" && read -r stat <"/proc/$p/stat"; } 2>/dev/null || continue
+		case $comm in dbench | tbench) ;; *) continue ;; esac
+		stat=${stat##*) }	# "STATE PPID ...", after the comm
+		stat=${stat#* }
+		{ read -r pcomm <"/proc/${stat%% *}/comm"; } 2>/dev/null || pcomm=
 		client=
-		case $(ps -o comm= -p "$pp" 2>/dev/null) in dbench | tbench) client=client ;; esac
+		case $pcomm in dbench | tbench) client=client ;; esac
 		[ "$client" = "${2:-}" ] || continue
-		tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$1" && {
+		{ tr '\0' '\n' <"/proc/$p/environ"; } 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$1" && {
 			echo "$p"
 			return 0
 		}
@@ -49,15 +54,18 @@ rank_pid() {
 	return 1
 }
 
+# rank_found R [client]: rank_pid R [client] is there; sets pid.
+rank_found() {
+	pid=$(rank_pid "$@")
+}
+
 # Start an mpirun of 2 ranks in the background (output in $T/out, its pid in
 # $job) and wait until the clients execute.
 mpi_start_bg() {
 	mpi 2 "$@" >"$T/out" 2>&1 &
 	job=$!
-	for _ in $(seq 300); do	# a loaded machine starts slowly
-		grep -q 'execute' "$T/out" && return 0
-		sleep 0.2
-	done
+	# a loaded machine starts slowly
+	wait_for -t 60 "the clients to execute" grep -q 'execute' "$T/out" && return 0
 	cat "$T/out"
 	return 1
 }
@@ -123,12 +131,8 @@ EOF
 	# rank 0 has a server; rank 1 is given a port nobody listens on
 	"$(dirname "$DBENCH")/tbench_srv" -p 0 -b 127.0.0.1 -v --pid-file "$T/srv.pid" 2>"$T/srv.log" &
 	local port= closed
-	for _ in $(seq 100); do
-		port=$(sed -n 's/.*listening on .*:\([0-9]*\).*/\1/p' "$T/srv.log" | head -1)
-		[ -n "$port" ] && break
-		sleep 0.1
-	done
-	[ -n "$port" ]
+	wait_for "tbench_srv to listen" tbench_srv_listening
+	port=$PORT
 	closed=$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 	run timeout 120 mpirun --allow-run-as-root --oversubscribe \
 		-np 1 "$TBENCH" --mpi -D "$T/d" --json "$T/r.json" -t 30 2 "127.0.0.1:$port" : \
@@ -150,14 +154,71 @@ EOF
 	grep -q 'NPROCS (1) is fewer than the ranks (2)' <<<"$output"
 }
 
+@test "mpi: ranks that disagree (loadfile, NPROCS, -t, backend, target) are refused before any client starts, naming the rank" {
+	# mpirun's MPMD form gives each rank its own command line; before, each
+	# rank ran its own benchmark and rank 0 merged them into one report
+	printf 'Mkdir "\\clients" *\n' >"$T/a.txt"
+	mkdir "$T/other" "$T/d2"
+	printf 'Mkdir "\\clients" *\nMkdir "\\clients\\x" *\n' >"$T/other/a.txt"
+	local k common=(--mpi --mpi-timeout 60 -D "$T/d" --warmup 0)
+	local cases=(
+		"-B null -c $T/a.txt -t 2 2|-B null -c $T/other/a.txt -t 2 2"
+		"rank 1 on [^ ]+ has the loadfile $T/other/a.txt \\(sha256 [0-9a-f]{12}\\.\\.\\.; rank 0 on [^ ]+: $T/a.txt, sha256 [0-9a-f]{12}\\.\\.\\.\\)"
+		"-B null -t 2 2|-B null -t 2 3"
+		"rank 1 on [^ ]+ has NPROCS 3 \\(rank 0 on [^ ]+: NPROCS 2\\)"
+		"-B null -t 2 2|-B null -t 3 2"
+		"rank 1 on [^ ]+ has -t 3 --warmup 0 \\(rank 0 on [^ ]+: -t 2 --warmup 0\\)"
+		"-B null -t 2 2|-B fileio -t 2 2"
+		"rank 1 on [^ ]+ has -B fileio \\(rank 0 on [^ ]+: -B null\\)"
+		"-B fileio -t 2 2|-B fileio -D $T/d2 -t 2 2"
+		"rank 1 on [^ ]+ has -D $T/d2 \\(rank 0 on [^ ]+: $T/d\\)"
+	)
+	for (( k = 0; k < ${#cases[@]}; k += 2 )); do
+		local a b
+		IFS='|' read -r a b <<<"${cases[k]}"
+		# shellcheck disable=SC2086
+		run timeout 120 mpirun --allow-run-as-root --oversubscribe \
+			-np 1 "$DBENCH" "${common[@]}" --json "$T/r.json" $a : -np 1 "$DBENCH" "${common[@]}" $b
+		echo "$a | $b -> $status: $output"
+		[ "$status" -eq 2 ]
+		[ "$(grep -c '^dbench: ' <<<"$output")" -eq 1 ]
+		grep -Eq "^dbench: --mpi: the ranks do not run the same benchmark: ${cases[k + 1]}$" <<<"$output"
+		[[ "$output" != *"releasing clients"* ]]
+		jq -e '.exit_status == 2 and (.error | startswith("--mpi: the ranks do not run the same benchmark: rank 1 on "))' "$T/r.json"
+		[ -z "$(ls -A "$T/d")$(ls -A "$T/d2")" ]
+	done
+	assert_no_procs
+}
+
+@test "mpi: an --mpi-timeout abort still removes the clients' trees (a rank stopped mid-run on a shared fileio target)" {
+	# before: rank 1's clients ran on after their parent stopped and were
+	# SIGKILLed by mpirun with their trees (and clients/) left in the target;
+	# now they stop once their parent is silent for --mpi-timeout and remove
+	# their trees, and rank 0 stops its own and removes the rest before it
+	# ends the job
+	mpi_start_bg "$DBENCH" --mpi --mpi-timeout 4 -B fileio -D "$T/d" -t 60 --warmup 0 2
+	local pid st=0
+	pid=$(rank_pid 1)
+	[ -n "$pid" ] || { ps -ef | grep -- "$T" | grep -v grep; false; }
+	[ -n "$(ls -A "$T/d")" ]
+	kill -STOP "$pid"
+	wait "$job" || st=$?
+	cat "$T/out"
+	[ "$st" -ne 0 ]
+	grep -q "^dbench: rank 1 on [^ ]*: no progress report for 4 s (--mpi-timeout): ending the run on every host" "$T/out"
+	[ "$(grep -c '^dbench: ' "$T/out")" -eq 1 ]
+	assert_no_procs
+	[ -z "$(ls -A "$T/d")" ] || { find "$T/d" | head; false; }
+}
+
 @test "mpi: a rank killed mid-run: one dbench line naming it, every rank ends, no client left" {
 	local job pid st=0
 	# --mpi-timeout 120 (here and below): at load 29 a rank went 10 s (the
 	# default) without a progress report and the run ended before the test
 	# killed anything; these tests are about the kill
 	mpi_start_bg "$DBENCH" --mpi --mpi-timeout 120 -B fileio -D "$T/d" -t 60 --warmup 0 --json "$T/r.json" 4
-	pid=$(rank_pid 1)
-	[ -n "$pid" ] || { ps -ef | grep -- "$T" | grep -v grep; false; }
+	wait_for -t 30 "rank 1's process" rank_found 1 ||
+		{ ps -ef | grep -- "$T" | grep -v grep; false; }
 	kill -KILL "$pid"
 	local t0=$SECONDS
 	wait "$job" || st=$?
@@ -176,8 +237,8 @@ EOF
 @test "mpi: rank 0 killed mid-run: rank 1 names it, every rank ends (mpirun -q: that line only)" {
 	local job pid st=0
 	mpi_start_bg -q "$DBENCH" --mpi --mpi-timeout 120 -B null -D "$T/d" -t 60 --warmup 0 4
-	pid=$(rank_pid 0)
-	[ -n "$pid" ] || { ps -ef | grep -- "$T" | grep -v grep; false; }
+	wait_for -t 30 "rank 0's process" rank_found 0 ||
+		{ ps -ef | grep -- "$T" | grep -v grep; false; }
 	kill -KILL "$pid"
 	local t0=$SECONDS
 	wait "$job" || st=$?
@@ -191,9 +252,21 @@ EOF
 	assert_no_procs
 }
 
+# rank1_and_rank0_ready: rank 1's process is there (sets pid) and rank 0's
+# start-up probe of its server is over (connected, answered, closed: the
+# server logged its end), so rank 0 now waits for the other ranks to report
+# that they are ready; or the job ($job) has ended (the test says so).
+rank1_and_rank0_ready() {
+	srv_alive "$job" || return 0
+	pid=$(rank_pid 1) && [ -n "$pid" ] && grep -q ": disconnected (closed): " "$T/srv.log"
+}
+
 @test "mpi: a rank killed while rank 0 waits for it to be ready: rank 0 names it" {
-	# rank 0's tbench has a server; rank 1's server accepts and never
-	# answers, so rank 1 is still starting when rank 0 waits for it
+	# rank 0's tbench has a server; rank 1's server accepts and then sends a
+	# byte a second, 31 in all, never a whole reply, so rank 1 is still
+	# starting when rank 0 waits for it; rank 1's --server-timeout 300 (the
+	# default 30 s of silence after the last byte ran out at load 50 before
+	# rank 0 was ready) keeps it waiting until it is killed
 	"$(dirname "$DBENCH")/tbench_srv" -p 0 -b 127.0.0.1 -v --pid-file "$T/srv.pid" 2>"$T/srv.log" &
 	"$PYTHON" - "$T/silent.port" <<'EOF' &
 import socket, sys, time
@@ -202,33 +275,35 @@ s.bind(("127.0.0.1", 0))
 s.listen(16)
 open(sys.argv[1] + ".tmp", "w").write(str(s.getsockname()[1]))
 import os; os.rename(sys.argv[1] + ".tmp", sys.argv[1])
-conns, end = [], time.time() + 120
+conns, end, drip = [], time.time() + 120, time.time()
 s.settimeout(0.5)
 while time.time() < end:
     try:
-        conns.append(s.accept())
+        conns.append([s.accept()[0], 0])
     except OSError:
         pass
+    if time.time() >= drip:
+        drip += 1
+        for c in conns:
+            if c[1] < 31:
+                try:
+                    c[0].send(b"\0")
+                    c[1] += 1
+                except OSError:
+                    pass
 EOF
-	local silent_job=$! port= silent= job pid st=0
-	for _ in $(seq 100); do
-		port=$(sed -n 's/.*listening on .*:\([0-9]*\).*/\1/p' "$T/srv.log" | head -1)
-		[ -n "$port" ] && [ -s "$T/silent.port" ] && break
-		sleep 0.1
-	done
+	local silent_job=$! port= silent= job pid= st=0
+	wait_for "tbench_srv to listen" tbench_srv_listening
+	port=$PORT
+	wait_for "the silent server's port file" test -s "$T/silent.port"
 	silent=$(cat "$T/silent.port")
 	[ -n "$port" ] && [ -n "$silent" ]
 	timeout 120 mpirun --allow-run-as-root --oversubscribe \
 		-np 1 "$TBENCH" --mpi -D "$T/d" -t 30 2 "127.0.0.1:$port" : \
-		-np 1 "$TBENCH" --mpi -D "$T/d" -t 30 2 "127.0.0.1:$silent" >"$T/out" 2>&1 &
+		-np 1 "$TBENCH" --mpi -D "$T/d" -t 30 --server-timeout 300 2 "127.0.0.1:$silent" >"$T/out" 2>&1 &
 	job=$!
-	for _ in $(seq 300); do
-		pid=$(rank_pid 1) && [ -n "$pid" ] && grep -q ": connected" "$T/srv.log" 2>/dev/null && break
-		pid=
-		sleep 0.2
-	done
-	[ -n "$pid" ] || { cat "$T/out" "$T/srv.log"; false; }
-	sleep 2	# rank 0 is waiting now: its server answered (the line), then it asked the others
+	wait_for -t 60 "rank 1's process, and rank 0's probe of its server done" rank1_and_rank0_ready
+	srv_alive "$job" && [ -n "$pid" ] || { cat "$T/out" "$T/srv.log"; false; }
 	kill -KILL "$pid"
 	wait "$job" || st=$?
 	kill "$silent_job" 2>/dev/null || true
@@ -243,8 +318,8 @@ EOF
 @test "mpi: a client process killed on rank 1: one line naming host, client and signal, the run ends on every host with its report" {
 	local job pid st=0
 	mpi_start_bg -q "$DBENCH" --mpi --mpi-timeout 120 -B fileio -D "$T/d" -t 60 --warmup 0 --json "$T/r.json" 4
-	pid=$(rank_pid 1 client)
-	[ -n "$pid" ] || { ps -ef | grep -- "$T" | grep -v grep; false; }
+	wait_for -t 30 "rank 1's client process" rank_found 1 client ||
+		{ ps -ef | grep -- "$T" | grep -v grep; false; }
 	kill -KILL "$pid"
 	local t0=$SECONDS
 	wait "$job" || st=$?
@@ -269,15 +344,14 @@ EOF
 }
 
 @test "mpi: Ctrl-C on mpirun with a longer odls_base_sigkill_timeout: no rank named, every rank stops, one report" {
-	# mpirun: SIGCONT, SIGTERM 3 s later, SIGKILL 3 s after that; the live
-	# ranks report at once on the SIGCONT, so nobody is named
-	mpirun --allow-run-as-root --oversubscribe --mca odls_base_sigkill_timeout 3 -np 2 \
+	# mpirun: SIGCONT, SIGTERM 10 s later, SIGKILL 10 s after that; the
+	# live ranks report at once on the SIGCONT, so nobody is named (with
+	# 3 s, under ASan at load 40, rank 0's cleanup was still going when
+	# the SIGKILL came: no report)
+	mpirun --allow-run-as-root --oversubscribe --mca odls_base_sigkill_timeout 10 -np 2 \
 		"$DBENCH" --mpi -B null -D "$T/d" -t 60 --warmup 0 2 >"$T/out" 2>&1 &
 	local job=$! st=0
-	for _ in $(seq 300); do
-		grep -q 'execute' "$T/out" && break
-		sleep 0.2
-	done
+	wait_for -t 60 "the clients to execute" grep -q 'execute' "$T/out"
 	kill -INT "$job"
 	wait "$job" || st=$?
 	cat "$T/out"
@@ -288,16 +362,19 @@ EOF
 	assert_no_procs
 }
 
+# rank1_executes: the clients execute and rank 1's process is there (sets pid).
+rank1_executes() {
+	grep -q 'execute' "$T/out" && pid=$(rank_pid 1)
+}
+
 @test "mpi: a rank that stops reporting (SIGSTOP) ends the run after --mpi-timeout, naming its host" {
 	# 2 clients and 4 s: null clients spin, and on a loaded machine a rank's
 	# parent may wait its turn for a second or two
 	mpi 2 "$DBENCH" --mpi --mpi-timeout 4 -B null -D "$T/d" -t 60 --warmup 0 2 >"$T/out" 2>&1 &
 	local job=$! pid=
-	for _ in $(seq 300); do	# a loaded machine starts slowly
-		grep -q 'execute' "$T/out" && pid=$(rank_pid 1) && break
-		sleep 0.2
-	done
-	[ -n "$pid" ] || { cat "$T/out"; ps -ef | grep -- "$T" | grep -v grep; false; }
+	# a loaded machine starts slowly
+	wait_for -t 60 "the clients to execute, and rank 1's process" rank1_executes ||
+		{ cat "$T/out"; ps -ef | grep -- "$T" | grep -v grep; false; }
 	kill -STOP "$pid"
 	local st=0
 	wait "$job" || st=$?

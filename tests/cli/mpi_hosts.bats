@@ -36,12 +36,7 @@ setup() {
 	printf 'h2 slots=1\nh3 slots=1\n' >"$T/hosts"
 	ip netns exec "${P}srv" "$(dirname "$DBENCH")/tbench_srv" -p 0 -b "${NET}4" -v \
 		--pid-file "$T/srv.pid" 2>"$T/srv.log" &
-	for _ in $(seq 100); do
-		[ -s "$T/srv.pid" ] && grep -q listening "$T/srv.log" && break
-		sleep 0.05
-	done
-	PORT=$(sed -n 's/.*listening on .*:\([0-9]*\).*/\1/p' "$T/srv.log" | head -1)
-	[ -n "$PORT" ]
+	wait_for -t 5 "tbench_srv on ${NET}4 to listen" tbench_srv_listening
 }
 
 # add_host NAME I: namespace $P$NAME on the bridge, address $NET$I
@@ -70,6 +65,11 @@ teardown() {
 	[ -z "${P:-}" ] || [ -z "$(ip netns list | grep "^$P")" ]
 }
 
+# hosts_empty: no process is left in the namespaces of h2 and h3.
+hosts_empty() {
+	[ -z "$(ip netns pids "${P}h2"; ip netns pids "${P}h3")" ]
+}
+
 # mpirun on the head h1, ranks on h2 and h3
 mpirun_hosts() {
 	ip netns exec "${P}h1" unshare --uts sh -c "hostname h1; exec timeout 120 mpirun --allow-run-as-root \
@@ -91,22 +91,29 @@ mpirun_hosts() {
 	"$PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [r["host"] for r in d["mpi"]["per_rank"]] == ["h2", "h3"]; assert d["results"]["ops"] == sum(r["result"]["results"]["ops"] for r in d["mpi"]["per_rank"])' "$T/r.json"
 }
 
+# h3_rank_executes: the clients execute and the rank's tbench on h3 (not
+# one of its clients) is there; sets pid.  (/proc, not ps: three ps a
+# process took a loaded machine most of the 60 s run.)
+h3_rank_executes() {
+	local p stat
+	grep -q execute "$T/out" || return 1
+	for p in $(ip netns pids "${P}h3"); do
+		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = tbench ] || continue
+		stat=$(cat "/proc/$p/stat" 2>/dev/null) || continue
+		stat=${stat##*) }	# "STATE PPID ...", after the comm
+		stat=${stat#* }
+		[ "$(cat "/proc/${stat%% *}/comm" 2>/dev/null)" = tbench ] && continue
+		pid=$p
+		return 0
+	done
+	return 1
+}
+
 @test "mpi hosts: the rank on h3 not bound to one core; killed mid-run it ends the run on every host, no client left" {
 	# --mpi-timeout 120: the kill, not a loaded machine's slow report, ends the run
 	mpirun_hosts "$TBENCH" --mpi --mpi-timeout 120 -t 60 --warmup 0 4 "${NET}4:$PORT" >"$T/out" 2>&1 &
-	local job=$! pid= p st=0
-	for _ in $(seq 150); do
-		if grep -q execute "$T/out"; then
-			for p in $(ip netns pids "${P}h3"); do
-				[ "$(ps -o comm= -p "$p" 2>/dev/null)" = tbench ] || continue
-				[ "$(ps -o comm= -p "$(ps -o ppid= -p "$p" | tr -d ' ')" 2>/dev/null)" = tbench ] && continue
-				pid=$p
-			done
-			[ -n "$pid" ] && break
-		fi
-		sleep 0.2
-	done
-	[ -n "$pid" ]
+	local job=$! pid= st=0
+	wait_for -t 30 "the clients to execute, and the rank on h3" h3_rank_executes
 	# mpirun's default binding (the rank on h3 to a core of its "host") was
 	# undone: the rank and its clients may use every CPU this test may
 	local cpus c
@@ -122,11 +129,7 @@ mpirun_hosts() {
 	[ $((SECONDS - t0)) -lt 30 ]
 	grep -q 'rank 1 .* on node h3 exited on signal 9' "$T/out"
 	# no tbench left on any host
-	for _ in $(seq 50); do
-		[ -z "$(ip netns pids "${P}h2"; ip netns pids "${P}h3")" ] && break
-		sleep 0.1
-	done
-	[ -z "$(ip netns pids "${P}h2"; ip netns pids "${P}h3")" ]
+	wait_for -t 5 "no process left on h2 and h3" hosts_empty
 }
 
 @test "mpi hosts: dbench -B nfs from two client hosts against ganesha on a third: one export, a directory per client" {

@@ -9,18 +9,33 @@
 load helpers
 bats_require_minimum_version 1.5.0
 
+# One v4-only server for the file's tests (tests that kill, stop or
+# configure a server otherwise start their own: nfs_own_server).
+setup_file() {
+	"$DBENCH" --help | grep -q -- '--export' ||
+		{ skip_file "dbench was built without the nfs backend"; return 0; }
+	source "$BATS_TEST_DIRNAME/../lib/nfs.sh"
+	export NFS_PROTOCOLS=4
+	nfs_file_start
+}
+
+teardown_file() {
+	source "$BATS_TEST_DIRNAME/../lib/nfs.sh"
+	nfs_stop
+}
+
 setup() {
+	file_skipped
 	source "$BATS_TEST_DIRNAME/../lib/nfs.sh"
 	make_tmp
-	"$DBENCH" --help | grep -q -- '--export' || skip "dbench was built without the nfs backend"
-	export NFS_PROTOCOLS=4
 	CLIENT=$DBENCH_SRCDIR/loadfiles/client.txt
+	nfs_export_clear
 }
 
 teardown() {
 	# a test that froze ganesha (SIGSTOP) lets it go before stopping it
 	[ -z "${GANESHA_STOPPED:-}" ] || kill -CONT "$GANESHA_STOPPED" 2>/dev/null || true
-	nfs_stop
+	[ -z "${OWN_NFS:-}" ] || nfs_stop
 	remove_tmp
 }
 
@@ -37,7 +52,8 @@ assert_export_empty() {
 }
 
 @test "nfs4: the default loadfile over NFSv4, 1 client, no mismatch" {
-	srv_start_or_skip nfs_ns_start
+	sanitizer_pass_skip "the next test runs the same loadfile through the same code, in 4 clients"
+	nfs_shared_server
 	cp "$CLIENT" "$T/client.txt"
 	nfs4_dbench -c "$T/client.txt" -t 3 --warmup 1 1
 	echo "$output$stderr"
@@ -46,8 +62,37 @@ assert_export_empty() {
 	assert_export_empty
 }
 
+@test "nfs4: files a loadfile makes at the share root (random names, as nfs_2.load) are removed at the end; what was there stays" {
+	nfs_shared_server
+	root_files_loadfiles
+	root_files_check "$NFS_EXPORT_DIR" nfs_ns_exec timeout 120 "$DBENCH" -B nfs --nfs-version 4 \
+		--server 127.0.0.1 --export /export --nfs-timeout 30 -c "$T/root.txt" --run-once --seed 1 2
+}
+
+@test "nfs4: a run that ends at its time limit with byte-range locks held releases them: the next run has no lock denied" {
+	# (a server of its own: what it tests is the lock state a run leaves)
+	nfs_own_server
+	: > "$NFS_EXPORT_DIR/locks.dat"
+	loadfile lock.txt <<'EOF'
+NTCreateX "\locks.dat" 0x40 0x1 1 NT_STATUS_OK
+LockX 1 child 1 NT_STATUS_OK
+LOOP 10000000
+LockX 1 child+2 1 NT_STATUS_OK
+UnlockX 1 child+2 1 NT_STATUS_OK
+ENDLOOP
+EOF
+	local run
+	for run in 1 2; do
+		nfs4_dbench -c "$T/lock.txt" -t 2 --warmup 0 2
+		echo "run $run: $output $stderr"
+		[ "$status" -eq 0 ]
+		[[ "$output" == *", 0 mismatches,"* ]]
+	done
+	[ "$(ls -A "$NFS_EXPORT_DIR")" = locks.dat ]
+}
+
 @test "nfs4: the default loadfile over NFSv4, 4 clients, no mismatch" {
-	srv_start_or_skip nfs_ns_start
+	nfs_shared_server
 	cp "$CLIENT" "$T/client.txt"
 	nfs4_dbench -c "$T/client.txt" -t 3 --warmup 1 4
 	echo "$output$stderr"
@@ -58,7 +103,7 @@ assert_export_empty() {
 
 @test "nfs4: Debian's client.txt (its first 3000 lines) over NFSv4, 1 and 4 clients, no mismatch" {
 	[ -r /usr/share/dbench/client.txt ] || skip "dbench's client.txt is not installed"
-	srv_start_or_skip nfs_ns_start
+	nfs_shared_server
 	head -n 3000 /usr/share/dbench/client.txt >"$T/classic.txt"
 	for n in 1 4; do
 		nfs4_dbench -c "$T/classic.txt" -t 3 --warmup 1 "$n"
@@ -100,7 +145,7 @@ assert_export_empty() {
 }
 
 @test "nfs4: a v4-only server asked for NFSv3 is one line, exit 2" {
-	srv_start_or_skip nfs_ns_start
+	nfs_shared_server
 	run --separate-stderr nfs_ns_exec timeout 60 "$DBENCH" -B nfs --server 127.0.0.1 \
 		--export /export --nfs-timeout 5 -c "$CLIENT" 1
 	echo "$output$stderr"
@@ -111,7 +156,7 @@ assert_export_empty() {
 
 @test "nfs4: a v3-only server asked for NFSv4 is one line, exit 2" {
 	export NFS_PROTOCOLS=3
-	srv_start_or_skip nfs_ns_start
+	nfs_own_server
 	nfs4_dbench -c "$CLIENT" 1
 	echo "$output$stderr"
 	[ "$status" -eq 2 ]
@@ -123,7 +168,7 @@ assert_export_empty() {
 
 @test "nfs4: an export the server does not have is one line naming it, exit 2, at once" {
 	local t0
-	srv_start_or_skip nfs_ns_start
+	nfs_shared_server
 	t0=$SECONDS
 	run --separate-stderr nfs_ns_exec timeout 60 "$DBENCH" -B nfs --nfs-version 4 \
 		--server 127.0.0.1 --export /dbench-no-such-export --nfs-timeout 30 -c "$CLIENT" 1
@@ -141,7 +186,7 @@ assert_export_empty() {
 }
 
 @test "nfs4: no server on the port is one line naming the port, exit 2" {
-	srv_start_or_skip nfs_ns_start
+	nfs_own_server
 	nfs_kill_server		# the namespace stays: nothing answers on 2049
 	run --separate-stderr nfs_ns_exec timeout 60 "$DBENCH" -B nfs --nfs-version 4 \
 		--server 127.0.0.1 --export /export --nfs-timeout 30 -c "$CLIENT" 1
@@ -152,7 +197,7 @@ assert_export_empty() {
 
 @test "nfs4: a server that does not answer the mount is one line within --nfs-timeout, exit 2" {
 	local t0
-	srv_start_or_skip nfs_ns_start
+	nfs_own_server
 	GANESHA_STOPPED=$(nfs_server_pid)
 	kill -STOP "$GANESHA_STOPPED"
 	t0=$SECONDS
@@ -166,7 +211,7 @@ assert_export_empty() {
 
 @test "nfs4: a server that stops answering mid-run: each client fails with one line, the run ends, exit 1" {
 	local pid t0 rc
-	srv_start_or_skip nfs_ns_start
+	nfs_own_server
 	cp "$CLIENT" "$T/client.txt"
 	nfs_ns_exec timeout 120 "$DBENCH" -B nfs --nfs-version 4 --server 127.0.0.1 --export /export \
 		--nfs-timeout 2 -c "$T/client.txt" -t 60 --warmup 0 2 >"$T/out" 2>"$T/err" &
@@ -221,7 +266,7 @@ LOAD
 }
 
 @test "nfs4: LockX of a byte another client holds is LOCK_NOT_GRANTED; granted after its UnlockX or Close" {
-	srv_start_or_skip nfs_ns_start
+	nfs_shared_server
 	lock_loadfile >"$T/lock.txt"
 	nfs4_dbench -c "$T/lock.txt" --passes 3 2
 	echo "$output$stderr"
@@ -234,7 +279,7 @@ LOAD
 }
 
 @test "nfs4: a wrong expected status for the conflicting LockX is a mismatch" {
-	srv_start_or_skip nfs_ns_start
+	nfs_shared_server
 	lock_loadfile | sed 's/NT_STATUS_LOCK_NOT_GRANTED/NT_STATUS_OK/' >"$T/lock.txt"
 	nfs4_dbench -c "$T/lock.txt" --passes 1 2
 	echo "$output$stderr"
@@ -244,7 +289,7 @@ LOAD
 }
 
 @test "nfs4: SET_FILE_INFORMATION sets the file's times on the server" {
-	srv_start_or_skip nfs_ns_start
+	nfs_shared_server
 	mkdir "$NFS_EXPORT_DIR/times"
 	touch -d '2001-02-03 04:05:06' "$NFS_EXPORT_DIR/times/t.dat" "$NFS_EXPORT_DIR/times/u.dat"
 	cat >"$T/times.txt" <<'LOAD'
@@ -279,25 +324,27 @@ descendants() {
 
 @test "nfs4: a client stopped longer than the lease fails with one line naming it and the cause, exit 1" {
 	export NFS_LEASE=2
-	srv_start_or_skip nfs_ns_start
+	nfs_own_server
 	cp "$CLIENT" "$T/client.txt"
 	nfs_ns_exec timeout 60 "$DBENCH" -B nfs --nfs-version 4 --server 127.0.0.1 \
 		--export /export --nfs-timeout 10 -c "$T/client.txt" -t 25 --warmup 0 1 \
 		>"$T/out" 2>"$T/err" &
-	local pid=$! kids i
-	sleep 2
+	local pid=$! kids
+	# the client has mounted and runs: it holds a lease and open files
+	wait_running "$T/out"
 	# every process under the background job: dbench and its client
 	kids=$(descendants "$pid")
 	[ -n "$kids" ] || { cat "$T/out" "$T/err"; false; }
 	# shellcheck disable=SC2086 # a list of pids
 	kill -STOP $kids
-	sleep 8		# the lease (2 s) and ganesha's reaper, with room
+	# The thing tested is a client stopped longer than its lease (2 s): a
+	# fixed time.  5 s, as the server counts in whole seconds and a loaded
+	# one may process the last RENEW before the stop late; no reaper is
+	# needed: the next RENEW or WRITE finds the lease expired.
+	sleep 5
 	# shellcheck disable=SC2086
 	kill -CONT $kids
-	for (( i = 0; i < 300; i++ )); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
+	wait_for -t 30 "the run to end after SIGCONT" ! srv_alive "$pid"
 	run wait "$pid"
 	cat "$T/out" "$T/err"
 	[ "$status" -eq 1 ]

@@ -8,7 +8,10 @@
 #
 # Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
 
+load helpers
+
 setup() {
+	sanitizer_pass_skip "the helpers are shell; no C code of ours runs here"
 	source "$BATS_TEST_DIRNAME/../lib/smbd.sh"
 	source "$BATS_TEST_DIRNAME/../lib/nfs.sh"
 	WORK=$(mktemp -d -t dbench-servers-test.XXXXXX)

@@ -15,9 +15,10 @@ load helpers
 FINAL='^Throughput [0-9.e+]+ MB/sec  [0-9]+ clients  [0-9]+ procs  max_latency=[0-9]+\.[0-9]{3} ms$'
 
 setup_file() {
-	"$DBENCH" --help | grep -q -- --smb-share || skip "dbench was built without the smb backend"
+	"$DBENCH" --help | grep -q -- --smb-share ||
+		{ skip_file "dbench was built without the smb backend"; return 0; }
 	source "$BATS_TEST_DIRNAME/../lib/smbd.sh"
-	srv_start_or_skip smbd_start
+	file_start_or_skip smbd_start
 	export FILE_SMBD_PID=$SMBD_PID FILE_SMBD_PORT=$SMBD_PORT
 }
 
@@ -32,6 +33,7 @@ teardown_file() {
 }
 
 setup() {
+	file_skipped
 	source "$BATS_TEST_DIRNAME/../lib/smbd.sh"
 	export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$DBENCH_SRCDIR/tests/lsan.supp:print_suppressions=0}
 	make_tmp
@@ -60,11 +62,8 @@ share_empty() {
 }
 
 no_dbench_left() {
-	local i
-	for i in $(seq 50); do
-		pgrep -f -- "smb-share //127.0.0.1:$SMBD_PORT/" >/dev/null || return 0
-		sleep 0.1
-	done
+	wait_for -t 5 "the dbench processes of this share to end" \
+		! pgrep -f -- "smb-share //127.0.0.1:$SMBD_PORT/" >/dev/null && return 0
 	pgrep -af -- "smb-share //127.0.0.1:$SMBD_PORT/" >&2
 	return 1
 }
@@ -156,6 +155,12 @@ L
 	[ -z "$(ls -A "$SMBD_SHARE_DIR/clients")" ]
 }
 
+@test "smb: files a loadfile makes at the share root (random names, as nfs_2.load) are removed at the end; what was there stays" {
+	root_files_loadfiles
+	root_files_check "$SMBD_SHARE_DIR" timeout 120 "$DBENCH" -B smb --smb-share "$SHARE" \
+		-c "$T/root.txt" --run-once --seed 1 2
+}
+
 @test "smb: NT statuses: name vs path not found, collisions, directories, locks" {
 	loadfile st.txt <<'L'
 Mkdir "\clients" *
@@ -224,19 +229,26 @@ L
 	share_empty
 }
 
+# user_session_seen: smbstatus lists a session of $SMBD_USER on SMB2_10
+# (sets seen to its line), or the run ($pid) has ended.
+user_session_seen() {
+	seen=$(smbstatus -s "$SMBD_CONF" -b 2>/dev/null | grep -E "^[0-9]+ +$SMBD_USER .* SMB2_10 ")
+	[ -n "$seen" ] || ! srv_alive "$pid"
+}
+
 @test "smb: a password user on the private share; the server sees that user" {
-	DBENCH_SMB_PASSWORD=$SMBD_PASS timeout 60 "$DBENCH" -B smb --smb-share "$PRIVATE" \
-		--smb-user "$SMBD_USER" --smb-protocol SMB2_10 -t 4 --warmup 0 1 >"$T/out" 2>"$T/err" &
-	local pid=$! i seen=
-	for i in $(seq 60); do
-		seen=$(smbstatus -s "$SMBD_CONF" -b 2>/dev/null | grep -E "^[0-9]+ +$SMBD_USER .* SMB2_10 " || true)
-		[ -n "$seen" ] && break
-		sleep 0.1
-	done
-	wait "$pid"
+	# the run goes on until smbstatus has seen the session, then SIGINT
+	# ends it (a run of 4 s ended at load 30 before smbstatus answered)
+	DBENCH_SMB_PASSWORD=$SMBD_PASS timeout 120 "$DBENCH" -B smb --smb-share "$PRIVATE" \
+		--smb-user "$SMBD_USER" --smb-protocol SMB2_10 -t 60 --warmup 0 1 >"$T/out" 2>"$T/err" &
+	local pid=$! seen= st=0
+	wait_for -t 60 "smbstatus to show $SMBD_USER on SMB2_10, or the run to end" user_session_seen
+	kill -INT "$pid"
+	wait "$pid" || st=$?
 	cat "$T/out" "$T/err"
 	echo "smbstatus: $seen"
 	[ -n "$seen" ]
+	[ "$st" -eq 130 ]
 	grep -q ", 0 mismatches," "$T/out"
 	[ -z "$(find "$SMBD_PRIVATE_DIR" -mindepth 1)" ]
 }
@@ -273,6 +285,21 @@ L
 		--smb-share "$PRIVATE" --smb-user "$SMBD_USER" -t 2 1 </dev/null
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"no password"*DBENCH_SMB_PASSWORD* ]]
+}
+
+@test "smb: an empty password is one line saying so, not 'Invalid argument'" {
+	# libsmbclient answers a logon with an empty password with EINVAL:
+	# before, "cannot connect to //...: Invalid argument"
+	run --separate-stderr env DBENCH_SMB_PASSWORD= timeout 60 "$DBENCH" -B smb \
+		--smb-share "$PRIVATE" --smb-user "$SMBD_USER" -t 2 1
+	echo "$status: $stderr"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbench: $PRIVATE: cannot log on as $SMBD_USER with an empty password (\$DBENCH_SMB_PASSWORD is empty): give the password" ]
+	run --separate-stderr timeout 60 "$DBENCH" -B smb --smb-share "$PRIVATE" --smb-user "WORKGROUP/$SMBD_USER%" -t 2 1
+	echo "$status: $stderr"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbench: $PRIVATE: cannot log on as WORKGROUP/$SMBD_USER with an empty password (the text after % in --smb-user is empty): give the password" ]
+	[[ "$output" != *"releasing clients"* ]]
 }
 
 @test "smb: unknown share, missing directory, nothing listening: one line, exit 2" {
@@ -364,4 +391,54 @@ EOF
 	[[ "$output" == *", 0 mismatches,"* ]]
 	[[ "${lines[-1]}" == *" 4 clients  2 procs "* ]]
 	share_empty
+}
+
+# Upstream's smb.load works at the share root ("/foo", "/test.txt": every
+# client's), and its smb_2.load opens "/client1/test.txt" without making the
+# directory.  dbench 5.0 maps them the same way (its paths are the share's,
+# "client1" becomes the client's name), so with two clients its run fails at
+# the first collision ("ERROR: child 1 failed at line 49"), and smb_2.load
+# fails with any number of clients unless an earlier run made the
+# directories (LKP runs smb_3.load --skip-cleanup first).  Our own loadfiles
+# of those shapes do the same here: one client runs clean, two mismatch where
+# they collide, exit 1, and a line names the shared paths.
+@test "smb: upstream's smb.load and smb_2.load shapes: one client clean, two collide as on dbench 5.0 and a line says why" {
+	loadfile shared.load <<'L'
+MKDIR "/foo" SUCCESS
+RMDIR "/foo" SUCCESS
+RMDIR "/foo" ERROR
+OPEN "/test.txt" 0x0c SUCCESS
+WRITE "/test.txt" 0 4096 SUCCESS
+READ "/test.txt" 0 4096 SUCCESS
+CLOSE "/test.txt" SUCCESS
+UNLINK "/test.txt" SUCCESS
+L
+	run_smb -c "$T/shared.load" -t 2 --warmup 0 1
+	[ "$status" -eq 0 ]
+	[[ "$output" == *", 0 mismatches,"* ]]
+	share_empty
+	run_smb -c "$T/shared.load" -t 2 --warmup 0 2
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"dbench: the 2 clients share the loadfile's paths without a client in them (/foo, /test.txt): where they collide, a loadfile written for one client mismatches"* ]]
+	share_empty
+	# smb_2.load's shape: the client's directory is not made
+	loadfile perclient.load <<'L'
+OPEN "/client1/test.txt" 0x0c SUCCESS
+WRITE "/client1/test.txt" 0 4096 SUCCESS
+CLOSE "/client1/test.txt" SUCCESS
+L
+	run_smb -c "$T/perclient.load" --run-once 2
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"perclient.load:1: OPEN expected SUCCESS, got NT_STATUS_OBJECT_PATH_NOT_FOUND"* ]]
+	[[ "$stderr" != *"share the loadfile's paths"* ]]
+	# made by an earlier run (smb_3.load's MKDIR "/client1" *), it runs
+	loadfile mkdir.load <<'L'
+MKDIR "/client1" *
+L
+	run_smb -c "$T/mkdir.load" --run-once --skip-cleanup 2
+	[ "$status" -eq 0 ]
+	[ -d "$SMBD_SHARE_DIR/client0" ] && [ -d "$SMBD_SHARE_DIR/client1" ]
+	run_smb -c "$T/perclient.load" --run-once 2
+	[ "$status" -eq 0 ]
+	[[ "$output" == *", 0 mismatches,"* ]]
 }

@@ -212,3 +212,54 @@ PY
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "$output" == *"gnuplot-nox"* ]]
 }
+
+@test "dbench-plot: backticks, quotes, newlines and \$(...) in names and titles run nothing; the pictures are drawn" {
+	need_gnuplot
+	"$DBENCH" -B null -c "$T/small.txt" -t 1 --warmup 0 --json "$T/one.json" 1 >/dev/null 2>&1
+	# gnuplot runs in the output directory: a command that ran leaves pwned* there
+	local a=$'a`touch pwned1`$(touch pwned2)\'q"x\nsystem "touch pwned3"; `touch pwned3`.json'
+	local b=$'b@x_{y}^z&~\\\'\'\n\'\n.json'
+	local title=$'T`touch pwned4`\'"$(touch pwned5)\nsystem "touch pwned6"'
+	cp "$T/one.json" "$T/$a"
+	cp "$T/one.json" "$T/$b"
+	cd "$T"
+	run "$PLOT" -o out -t "$title" "$a" "$b"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -z "$(find "$T" -name 'pwned*')" ]
+	for p in throughput ops latency timeline-1-1c timeline-2-1c cdf-Read; do
+		"$PYTHON" "$PNG_CHECK" "out/$p.png" 1024 768
+	done
+	# one data row per input: a newline in a name stays in its comment line
+	[ "$(grep -vc '^#\|^$' out/data/points.dat)" -eq 2 ]
+	grep -q $'^# input 0: a`touch pwned1`$(touch pwned2)\'q"x?system "touch pwned3"; `touch pwned3`.json$' \
+		out/data/points.dat
+	# every user string is in single-quoted gnuplot strings, on one line
+	# (a ' is concatenated: 'it'."'".'s')
+	cat >"$T/expected" <<-'EOF'
+	set title 'T`touch pwned4`'."'".'"$(touch pwned5)?system "touch pwned6": Throughput against clients' noenhanced font ",14"
+	title 'a`touch pwned1`$(touch pwned2)'."'".'q"x?system "touch pwned3"; `touc' noenhanced, \
+	title 'b@x_{y}^z&~\'."'".''."'".'?'."'".'?' noenhanced
+	EOF
+	[ "$(grep -oFf "$T/expected" out/throughput.gp | wc -l)" -eq 3 ]
+	grep -qF '<tr><th>File</th><td>a`touch pwned1`$(touch pwned2)'"'"'q&quot;x?system &quot;touch pwned3&quot;; `touch pwned3`.json</td></tr>' out/index.html
+}
+
+@test "dbench-plot: a directory is named as one, a FIFO nobody writes to is not waited for" {
+	"$DBENCH" -B null -c "$T/small.txt" -t 1 --warmup 0 --json "$T/one.json" 1 >/dev/null 2>&1
+	mkdir "$T/dir.json"
+	run -2 "$PLOT" -o "$T/out" "$T/dir.json"
+	[ "${#lines[@]}" -eq 1 ]
+	[ "$output" = "dbench-plot: $T/dir.json: is a directory, not a document" ]
+	mkfifo "$T/fifo.json"
+	run -2 timeout 60 "$PLOT" -o "$T/out" "$T/fifo.json"
+	[ "${#lines[@]}" -eq 1 ]
+	[ "$output" = "dbench-plot: $T/fifo.json: a FIFO that nobody opened for writing in 5 s" ]
+	# a writer that comes late, and a pipe, are read
+	need_gnuplot
+	(sleep 1; cat "$T/one.json" >"$T/fifo.json") &
+	run "$PLOT" -o "$T/out" "$T/fifo.json" <(sleep 1; cat "$T/one.json")
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(grep -vc '^#\|^$' "$T/out/data/points.dat")" -eq 2 ]
+}

@@ -120,19 +120,6 @@ short_loadfile() {
 	LOAD
 }
 
-# wait_running OUT: wait (up to 120 s) until the run in OUT prints its first
-# progress line, so the clients are connected and running.
-wait_running() {
-	local i
-	for i in $(seq 1200); do
-		grep -Eq "MB/sec +(warmup|execute)" "$1" && return 0
-		sleep 0.1
-	done
-	echo "the run did not start within 120 s:" >&2
-	cat "$1" >&2
-	return 1
-}
-
 @test "tbench: the server stopped mid-run ends the run non-zero within seconds" {
 	short_loadfile
 	start_srv -b 127.0.0.1
@@ -144,11 +131,8 @@ wait_running() {
 	# the run would go on for 120 s; it must end within seconds (20 s is
 	# generous on a loaded machine)
 	rc=0
-	for i in $(seq 200); do
-		kill -0 "$tb" 2>/dev/null || break
-		sleep 0.1
-	done
-	kill -0 "$tb" 2>/dev/null && kill -KILL "$tb"
+	wait_for -t 20 "tbench to end after its server stopped" ! srv_alive "$tb" ||
+		kill -KILL "$tb"
 	wait "$tb" || rc=$?
 	t1=$(date +%s)
 	cat "$T/err"
@@ -159,11 +143,7 @@ wait_running() {
 	# the reset) a broken pipe
 	grep -Eq "client [01] failed: (server 127.0.0.1:$PORT closed the connection|connection to server 127.0.0.1:$PORT: (Connection reset by peer|Broken pipe))" "$T/err"
 	# the server is gone, with its pid file, and nothing is left
-	for i in $(seq 100); do
-		kill -0 "$SRV_PID" 2>/dev/null || break
-		sleep 0.1
-	done
-	! kill -0 "$SRV_PID" 2>/dev/null
+	wait_for "tbench_srv to exit" ! srv_alive "$SRV_PID"
 	[ ! -e "$T/srv.pid" ]
 	assert_no_procs
 }
@@ -183,11 +163,8 @@ wait_running() {
 	# the run would go on for 120 s; 2 s without an answer must end it
 	# (20 s is generous on a loaded machine)
 	rc=0
-	for i in $(seq 200); do
-		kill -0 "$tb" 2>/dev/null || break
-		sleep 0.1
-	done
-	kill -0 "$tb" 2>/dev/null && kill -KILL "$tb"
+	wait_for -t 20 "tbench to give its silent server up" ! srv_alive "$tb" ||
+		kill -KILL "$tb"
 	wait "$tb" || rc=$?
 	t1=$(date +%s)
 	# shellcheck disable=SC2086
@@ -196,7 +173,8 @@ wait_running() {
 	[ "$rc" -ne 0 ]
 	[ "$rc" -ne 137 ]	# not the test's own kill
 	[ $((t1 - t0)) -le 20 ]
-	grep -q "client 0 failed: server 127.0.0.1:$PORT did not answer for 2 seconds" "$T/err"
+	# the line says where in the loadfile the client was
+	grep -Eq "client 0 failed: server 127.0.0.1:$PORT did not answer for 2 seconds .*\($T/short.txt:[0-9]+: [A-Za-z_]+( [^)]+)?\)$" "$T/err"
 	stop_srv
 }
 
@@ -240,10 +218,7 @@ wait_running() {
 	echo 'Close 1 NT_STATUS_OK' >"$T/load.txt"
 	"$TBENCH_ABUSE" imposter 127.0.0.1 10 "$T/imposter.port" 3>&- &
 	imp=$!
-	for i in $(seq 50); do
-		[ -s "$T/imposter.port" ] && break
-		sleep 0.1
-	done
+	wait_for -t 5 "the imposter's port file" test -s "$T/imposter.port"
 	port=$(cat "$T/imposter.port")
 	run "$TBENCH" -c "$T/load.txt" -t 2 1 "127.0.0.1:$port"
 	echo "$output"

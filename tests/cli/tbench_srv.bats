@@ -125,7 +125,8 @@ teardown() {
 	kill -0 "$SRV_PID"
 	run abuse 127.0.0.1 ping 50 60 65536
 	[ "$status" -eq 0 ]
-	sleep 0.3
+	# each connection's process logs its end, then exits
+	wait_children 0
 	grep -q "disconnected (protocol error): bad magic" "$T/srv.log"
 	grep -q "disconnected (protocol error): protocol version 99" "$T/srv.log"
 	grep -q "disconnected (protocol error): payload length 16777217 over the limit" "$T/srv.log"
@@ -136,7 +137,7 @@ teardown() {
 
 @test "tbench_srv: protocol errors are logged without -v too" {
 	"$TBENCH_SRV" -b 127.0.0.1 -p 0 --pid-file "$T/srv.pid" 2>"$T/srv.log" 3>&- &
-	for i in $(seq 100); do [ -s "$T/srv.pid" ] && break; sleep 0.05; done
+	wait_for -t 5 "tbench_srv's pid file" test -s "$T/srv.pid"
 	SRV_PID=$(cat "$T/srv.pid")
 	PORT=$(ss -Hltnp | sed -n "s/.*127.0.0.1:\([0-9]*\) .*pid=$SRV_PID,.*/\1/p")
 	[ -n "$PORT" ]
@@ -202,7 +203,7 @@ teardown() {
 	[ "$(echo "$kids" | wc -l)" -eq 3 ]
 	stop_srv TERM
 	for k in $kids; do
-		! kill -0 "$k" 2>/dev/null
+		! kill -0 "$k" 2>/dev/null || false
 	done
 	grep -q "stopped by Terminated; 3 connections ended" "$T/srv.log"
 	# Each connection's process logged its end, with its counts.
@@ -212,6 +213,15 @@ teardown() {
 	# The held clients see the connection end and exit on their own.
 	# shellcheck disable=SC2086
 	wait $holders
+}
+
+# two_bytes_read: the staller has sent its two header bytes, the server's
+# socket acknowledged them (none in the client's send queue) and the
+# connection's process read them (none in the server's receive queue).
+two_bytes_read() {
+	grep -q "2 header bytes sent" "$T/stall.out" &&
+		[ "$(ss -Htn state established "( dport = :$PORT )" | awk '{print $2}')" = 0 ] &&
+		[ "$(ss -Htn state established "( sport = :$PORT )" | awk '{print $1}')" = 0 ]
 }
 
 @test "tbench_srv: a connection stopped inside a frame logs where it stood" {
@@ -224,21 +234,12 @@ teardown() {
 	[ -n "$kid" ]
 	# the two bytes have reached the connection's process: sent, none left
 	# unacknowledged by the server's socket, none left unread in it
-	for i in $(seq 300); do
-		grep -q "2 header bytes sent" "$T/stall.out" &&
-			[ "$(ss -Htn state established "( dport = :$PORT )" | awk '{print $2}')" = 0 ] &&
-			[ "$(ss -Htn state established "( sport = :$PORT )" | awk '{print $1}')" = 0 ] &&
-			break
-		sleep 0.1
-	done
+	wait_for -t 30 "the two header bytes read by the connection's process" two_bytes_read
 	ss -Htn state established "( sport = :$PORT or dport = :$PORT )"
 	# the child gets the signal itself, as from a kill of its own: it logs and
 	# exits, the server goes on
 	kill -TERM "$kid"
-	for i in $(seq 100); do
-		grep -q "disconnected (stopped)" "$T/srv.log" && break
-		sleep 0.1
-	done
+	wait_for "the connection's process to log its end" grep -q "disconnected (stopped)" "$T/srv.log"
 	cat "$T/srv.log"
 	grep -q "tbench_srv\[$kid\]: 127.0.0.1:[0-9]*: disconnected (stopped): stopped by Terminated inside a frame; 0 requests, 2 bytes in, 0 bytes out" "$T/srv.log"
 	wait "$staller"
@@ -252,6 +253,7 @@ teardown() {
 @test "tbench_srv: SIGINT stops it as SIGTERM does" {
 	start_srv -b 127.0.0.1
 	run abuse 127.0.0.1 ping 3
+	[ "$status" -eq 0 ]
 	stop_srv INT
 }
 
@@ -263,11 +265,7 @@ teardown() {
 	kid=$(srv_children)
 	[ -n "$kid" ]
 	kill -KILL "$SRV_PID"
-	for i in $(seq 50); do
-		kill -0 "$kid" 2>/dev/null || break
-		sleep 0.1
-	done
-	! kill -0 "$kid" 2>/dev/null
+	wait_for -t 5 "connection process $kid to die with its server" ! srv_alive "$kid"
 	rm -f "$T/srv.pid"	# a killed server cannot remove it
 	assert_no_procs
 	wait "$holder" || true
@@ -287,11 +285,7 @@ teardown() {
 	run abuse 127.0.0.1 ping 3
 	[ "$status" -eq 0 ]
 	kill -TERM "$SRV_PID"
-	for i in $(seq 50); do
-		kill -0 "$SRV_PID" 2>/dev/null || break
-		sleep 0.1
-	done
-	! kill -0 "$SRV_PID" 2>/dev/null
+	wait_for -t 5 "the daemon to exit after SIGTERM" ! srv_alive "$SRV_PID"
 	[ ! -e "$T/srv.pid" ]
 	assert_no_procs
 	# It wrote nothing but its pid file.
@@ -316,6 +310,20 @@ teardown() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	grep -q "disconnected (timeout): request not complete within the request timeout" "$T/srv.log"
+	stop_srv
+}
+
+@test "tbench_srv: --request-timeout S hangs up S seconds after the frame's first byte, not later" {
+	# the client drips a header (a byte every 0.75 s: the magic is complete
+	# after 2.25 s) and times the hang-up from the first byte; before, the
+	# deadline began again when the first 4 bytes were in and was checked only
+	# when a receive timeout of S seconds ended: 11-23 s for S=8
+	start_srv -b 127.0.0.1 --request-timeout 3
+	run abuse 127.0.0.1 deadline 3
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"ok: the server hung up "*" s after the frame's first byte"* ]]
+	grep -q "disconnected (timeout): request not complete within the request timeout: [0-9]* of 32 header bytes" "$T/srv.log"
 	stop_srv
 }
 

@@ -8,6 +8,7 @@
 #   T2L_FAKE_ARGS    write the arguments here, one a line
 #   T2L_FAKE_STDERR  print this on stderr
 #   T2L_FAKE_JSON    print this file on stdout
+#   T2L_FAKE_CMD     or run this command (its output on stdout)
 #   T2L_FAKE_KILL    then kill itself with this signal
 #   T2L_FAKE_STATUS  exit status (default 0)
 #
@@ -19,5 +20,6 @@ case " $* " in *" -T fields "*) exit 0 ;; esac
 [ -n "$T2L_FAKE_ARGS" ] && printf '%s\n' "$@" >"$T2L_FAKE_ARGS"
 [ -n "$T2L_FAKE_STDERR" ] && printf '%s\n' "$T2L_FAKE_STDERR" >&2
 [ -n "$T2L_FAKE_JSON" ] && cat "$T2L_FAKE_JSON"
+[ -n "$T2L_FAKE_CMD" ] && eval "$T2L_FAKE_CMD"
 [ -n "$T2L_FAKE_KILL" ] && kill -"$T2L_FAKE_KILL" $$
 exit "${T2L_FAKE_STATUS:-0}"

@@ -10,6 +10,9 @@
 #
 # Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
 
+# shellcheck source=tests/lib/wait.sh
+. "${BASH_SOURCE[0]%/*}/wait.sh"
+
 dir=$1
 nlm=${2:-}
 rpcbind_pid=
@@ -44,25 +47,32 @@ mkdir -p /run/rpcbind
 mount -n -t tmpfs -o mode=755 tmpfs /var/lib/nfs 2>/dev/null
 ip link set lo up || fail "cannot bring up lo in the namespace"
 
+# answers: true once CMD... succeeds or process $1 has exited (the caller
+# tells which).
+answers() {
+	local pid=$1
+	shift
+	kill -0 "$pid" 2>/dev/null || return 0
+	"$@" >/dev/null 2>&1
+}
+
+statd_registered() {
+	rpcinfo -p 127.0.0.1 2>/dev/null | grep -q ' status$'
+}
+
 rpcbind -f </dev/null >"$dir/rpcbind.out" 2>&1 &
 rpcbind_pid=$!
-for (( i = 0; i < 300; i++ )); do
-	rpcinfo -p 127.0.0.1 >/dev/null 2>&1 && break
-	kill -0 "$rpcbind_pid" 2>/dev/null || fail "rpcbind exited: $(tail -n 2 "$dir/rpcbind.out")"
-	sleep 0.05
-done
-(( i < 300 )) || fail "rpcbind did not answer within 15s"
+wait_for -q -t 15 "rpcbind to answer" answers "$rpcbind_pid" rpcinfo -p 127.0.0.1 ||
+	fail "rpcbind did not answer within $WAIT_FOR_WAITED"
+kill -0 "$rpcbind_pid" 2>/dev/null || fail "rpcbind exited: $(tail -n 2 "$dir/rpcbind.out")"
 
 if [ "$nlm" = nlm ]; then
 	mkdir -p /var/lib/nfs/sm /var/lib/nfs/sm.bak
 	rpc.statd -F -L </dev/null >"$dir/statd.out" 2>&1 &
 	statd_pid=$!
-	for (( i = 0; i < 100; i++ )); do
-		rpcinfo -p 127.0.0.1 2>/dev/null | grep -q ' status$' && break
-		kill -0 "$statd_pid" 2>/dev/null || fail "rpc.statd exited: $(tail -n 2 "$dir/statd.out")"
-		sleep 0.05
-	done
-	(( i < 100 )) || fail "rpc.statd did not register within 5s"
+	wait_for -q -t 5 "rpc.statd to register" answers "$statd_pid" statd_registered ||
+		fail "rpc.statd did not register within $WAIT_FOR_WAITED"
+	kill -0 "$statd_pid" 2>/dev/null || fail "rpc.statd exited: $(tail -n 2 "$dir/statd.out")"
 fi
 
 ganesha.nfsd -F -f "$dir/ganesha.conf" -L "$dir/ganesha.log" \

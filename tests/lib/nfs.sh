@@ -30,6 +30,20 @@
 #	ip netns exec t1h2 nfs-ls "$NFS_URL"
 #	nfs_stop; ip netns del t1srv
 #
+# One server for a whole bats file (each start and stop costs seconds):
+# start it in setup_file (its variables are exported to the tests), stop it
+# in teardown_file.  A test that needs a server of its own (one it kills,
+# stops or configures otherwise) calls nfs_forget, then nfs_ns_start: the
+# variables name its server from then on, nfs_stop in its teardown stops
+# that one, and the file's server is left to teardown_file.
+#
+#	setup_file() { . tests/lib/nfs.sh; nfs_file_start; }
+#	teardown_file() { nfs_stop; }
+#	setup() { . tests/lib/nfs.sh; nfs_export_clear; }
+#	teardown() { [ -z "${OWN_NFS:-}" ] || nfs_stop; }
+#	@test ... { nfs_shared_server; ... }
+#	@test ... { nfs_own_server; ... }	# nfs_forget, then nfs_ns_start
+#
 # Call the start function directly, not under bats' `run` (a subshell would
 # lose the variables it sets).  In bats: `srv_start_or_skip nfs_ns_start` skips the
 # test, with the reason, when the machine cannot run the server.
@@ -57,7 +71,11 @@ _nfs_error() {
 # _nfs_write_conf DIR: ganesha.conf for a VFS export of DIR/export at
 # /export, NFSv3 only (NFS_PROTOCOLS=4: NFSv4 only, no v3 mount; NFS_LEASE=N:
 # an NFSv4 lease of N seconds instead of ganesha's 60).  Bind_addr
-# stays out: it does not resolve inside the namespace.
+# stays out: it does not resolve inside the namespace.  No directory-entry
+# cache and attributes always fetched anew: the tests that share a server
+# empty the export directly between tests (nfs_export_clear), and a cached
+# entry of what a test before left would answer NOENT for the next
+# test's new tree (seen: a Deltree expected OK, got NOT_FOUND).
 _nfs_write_conf() {
 	local nlm=false protocols=${NFS_PROTOCOLS:-3}
 
@@ -75,8 +93,10 @@ NFS_CORE_PARAM {
 }
 NFS_KRB5 { Active_krb5 = false; }
 NFSV4 { Graceless = true; RecoveryRoot = "$1/recov";${NFS_LEASE:+ Lease_Lifetime = $NFS_LEASE;} }
+MDCACHE { Dir_Chunk = 0; }
 EXPORT {
 	Export_Id = 1;
+	Attr_Expiration_Time = 0;
 	Path = "$1/export";
 	Pseudo = "/export";
 	Access_Type = RW;
@@ -126,44 +146,55 @@ _nfs_pin_netns() {
 	exec {_NFS_NETNS_PIN}<"/proc/$NFS_NS_PID/ns/net" || _NFS_NETNS_PIN=
 }
 
+# _nfs_holder_settled: true once unshare has exited or pid 1 of the namespace
+# has reported in ns-state; notes NFS_NS_PID (and pins the namespace) as soon
+# as that process is there.
+_nfs_holder_settled() {
+	srv_alive "$_NFS_UNSHARE_PID" || return 0
+	if [ -z "${NFS_NS_PID:-}" ]; then
+		NFS_NS_PID=$(pgrep -P "$_NFS_UNSHARE_PID" | head -n 1)
+		[ -z "$NFS_NS_PID" ] || _nfs_pin_netns
+	fi
+	case $(cat "$NFS_DIR/ns-state" 2>/dev/null) in
+	started) [ -n "$NFS_NS_PID" ] ;;
+	failed*) return 0 ;;
+	*) return 1 ;;
+	esac
+}
+
 # _nfs_wait_holder: wait for unshare's child (pid 1 of the namespace) and for
 # its report in ns-state.  Sets NFS_NS_PID and _NFS_NETNS (the namespace's
 # identity, to find every process in it at the end).
 _nfs_wait_holder() {
-	local i state
+	local state
 
-	for (( i = 0; i < 400; i++ )); do
-		srv_alive "$_NFS_UNSHARE_PID" ||
-			{ _nfs_error "unshare exited: $(tail -n 2 "$NFS_DIR/ns.out" 2>/dev/null)"; return 1; }
-		if [ -z "${NFS_NS_PID:-}" ]; then
-			NFS_NS_PID=$(pgrep -P "$_NFS_UNSHARE_PID" | head -n 1)
-			[ -z "$NFS_NS_PID" ] || _nfs_pin_netns
-		fi
-		state=$(cat "$NFS_DIR/ns-state" 2>/dev/null)
-		case $state in
-		started) [ -n "$NFS_NS_PID" ] && return 0 ;;
-		failed*) _nfs_error "namespace setup ${state}"; return 1 ;;
-		esac
-		sleep 0.05
-	done
-	_nfs_error "the namespace did not start rpcbind and ganesha within 20s"
-	return 1
+	wait_for -q -t 20 "the namespace to start rpcbind and ganesha" _nfs_holder_settled ||
+		{ _nfs_error "the namespace did not start rpcbind and ganesha within $WAIT_FOR_WAITED"; return 1; }
+	srv_alive "$_NFS_UNSHARE_PID" ||
+		{ _nfs_error "unshare exited: $(tail -n 2 "$NFS_DIR/ns.out" 2>/dev/null)"; return 1; }
+	state=$(cat "$NFS_DIR/ns-state" 2>/dev/null)
+	case $state in
+	failed*) _nfs_error "namespace setup ${state}"; return 1 ;;
+	esac
+	return 0
+}
+
+# _nfs_export_settled: true once the export answers nfs-ls, or the namespace
+# or ganesha has ended.
+_nfs_export_settled() {
+	srv_alive "$NFS_NS_PID" && pgrep -P "$NFS_NS_PID" -x ganesha.nfsd >/dev/null || return 0
+	nfs_ns_exec timeout 5 nfs-ls "$NFS_URL$_NFS_LS_QUERY" >/dev/null 2>&1
 }
 
 # _nfs_wait_ready: poll with nfs-ls until the export answers.
 _nfs_wait_ready() {
-	local limit=$(( NFS_READY_SECONDS * 20 )) i
-
-	for (( i = 0; i < limit; i++ )); do
-		srv_alive "$NFS_NS_PID" ||
-			{ _nfs_error "the namespace ended while starting: $(tail -n 2 "$NFS_DIR/ns.out" 2>/dev/null | tr '\n' ' ')"; return 1; }
-		pgrep -P "$NFS_NS_PID" -x ganesha.nfsd >/dev/null ||
-			{ _nfs_error "ganesha exited while starting: $(tail -n 3 "$NFS_DIR/ganesha.log" 2>/dev/null | tr '\n' ' ')"; return 1; }
-		nfs_ns_exec timeout 5 nfs-ls "$NFS_URL$_NFS_LS_QUERY" >/dev/null 2>&1 && return 0
-		sleep 0.05
-	done
-	_nfs_error "export not ready after ${NFS_READY_SECONDS}s; log in $NFS_DIR/ganesha.log"
-	return 1
+	wait_for -q -t "$NFS_READY_SECONDS" "the export to answer" _nfs_export_settled ||
+		{ _nfs_error "export not ready after $WAIT_FOR_WAITED; log in $NFS_DIR/ganesha.log"; return 1; }
+	srv_alive "$NFS_NS_PID" ||
+		{ _nfs_error "the namespace ended while starting: $(tail -n 2 "$NFS_DIR/ns.out" 2>/dev/null | tr '\n' ' ')"; return 1; }
+	pgrep -P "$NFS_NS_PID" -x ganesha.nfsd >/dev/null ||
+		{ _nfs_error "ganesha exited while starting: $(tail -n 3 "$NFS_DIR/ganesha.log" 2>/dev/null | tr '\n' ' ')"; return 1; }
+	return 0
 }
 
 # nfs_ns_start: start rpcbind and ganesha in a private namespace; export
@@ -240,6 +271,55 @@ _nfs_start_once() {
 	fi
 	nfs_stop 2>/dev/null || true
 	return 1
+}
+
+# nfs_forget: forget the server the NFS_* variables name (the bats file's
+# shared one), without stopping it, so that nfs_ns_start starts another and
+# nfs_stop stops only that other one.
+nfs_forget() {
+	unset NFS_DIR NFS_EXPORT_DIR NFS_URL NFS_NS_PID _NFS_UNSHARE_PID _NFS_NETNS _NFS_NETNS_PIN
+}
+
+# nfs_file_start: for a bats setup_file (which bats 1.8 cannot skip): start
+# the file's shared server; when the machine cannot run it, export
+# NFS_FILE_SKIP, the reason, and return 0: nfs_shared_server then skips the
+# tests that need the server, and the others run.
+nfs_file_start() {
+	local rc=0
+
+	nfs_ns_start || rc=$?
+	if [ "$rc" -eq "$SRV_SKIP" ]; then
+		export NFS_FILE_SKIP=$NFS_ERROR
+		return 0
+	fi
+	return "$rc"
+}
+
+# nfs_shared_server: for a bats test: the file's server is still there (a
+# test before may have brought it down: then say so, and fail); skip the
+# test when nfs_file_start could not start it here.
+nfs_shared_server() {
+	[ -z "${NFS_FILE_SKIP:-}" ] || skip "$NFS_FILE_SKIP"
+	srv_alive "${NFS_NS_PID:-}" && [ -n "$(nfs_server_pid)" ] && return 0
+	echo "the file's shared ganesha is gone (namespace pid ${NFS_NS_PID:-none})" >&2
+	return 1
+}
+
+# nfs_own_server: for a bats test: a server of the test's own, beside the
+# file's (nfs_forget, then nfs_ns_start as the environment says: NFS_PROTOCOLS,
+# NFS_LEASE, NFS_ENABLE_NLM); sets OWN_NFS=1, for the test's teardown to
+# stop it with nfs_stop.  Skips the test when the machine cannot run it.
+nfs_own_server() {
+	nfs_forget
+	# shellcheck disable=SC2034 # read by the test's teardown
+	OWN_NFS=1
+	srv_start_or_skip nfs_ns_start
+}
+
+# nfs_export_clear: empty the export (between the tests sharing a server).
+nfs_export_clear() {
+	[ -n "${NFS_EXPORT_DIR:-}" ] && [ -d "$NFS_EXPORT_DIR" ] || return 0
+	find "$NFS_EXPORT_DIR" -mindepth 1 -delete
 }
 
 # nfs_ns_exec CMD [ARG...]: run an external command in the server's network

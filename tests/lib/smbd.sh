@@ -87,20 +87,19 @@ ${SMBD_EXTRA_CONF:-}
 EOF
 }
 
-# _smbd_ready: poll until the share answers, the smbd dies, or time runs out.
-# Returns 0 ready, 1 died, 2 timed out.
-_smbd_ready() {
-	local limit=$(( SMBD_READY_SECONDS * 20 )) i
+# _smbd_settled: true once the share answers or the smbd has died.
+_smbd_settled() {
+	srv_alive "$SMBD_PID" || return 0
+	timeout 5 smbclient -s "$SMBD_CONF" -p "$SMBD_PORT" -N \
+		//127.0.0.1/share -c ls </dev/null >/dev/null 2>&1
+}
 
-	for (( i = 0; i < limit; i++ )); do
-		srv_alive "$SMBD_PID" || return 1
-		if timeout 5 smbclient -s "$SMBD_CONF" -p "$SMBD_PORT" -N \
-			//127.0.0.1/share -c ls </dev/null >/dev/null 2>&1; then
-			return 0
-		fi
-		sleep 0.05
-	done
-	return 2
+# _smbd_ready: poll until the share answers, the smbd dies, or time runs out.
+# Returns 0 ready, 1 died, 2 timed out (WAIT_FOR_WAITED says after how long).
+_smbd_ready() {
+	wait_for -q -t "$SMBD_READY_SECONDS" "smbd to serve the share" _smbd_settled || return 2
+	srv_alive "$SMBD_PID" || return 1
+	return 0
 }
 
 # _smbd_launch: write the config for a fresh port, start smbd, wait for it.
@@ -155,7 +154,7 @@ smbd_start() {
 	1)	_smbd_error "smbd exited while starting: $(tail -n 3 "$SMBD_DIR/log/smbd.out" 2>/dev/null | tr '\n' ' ')"
 		smbd_stop 2>/dev/null || true
 		return 1 ;;
-	*)	_smbd_error "not ready after ${SMBD_READY_SECONDS}s on port ${SMBD_PORT:-?}; log in $SMBD_DIR/log"
+	*)	_smbd_error "not ready after ${WAIT_FOR_WAITED:-${SMBD_READY_SECONDS}s} on port ${SMBD_PORT:-?}; log in $SMBD_DIR/log"
 		smbd_stop 2>/dev/null || true
 		return 1 ;;
 	esac

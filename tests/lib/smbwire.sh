@@ -14,23 +14,27 @@
 #
 # Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
 
+# shellcheck source=tests/lib/wait.sh
+. "${BASH_SOURCE[0]%/*}/wait.sh"
+
 SMBWIRE_READY_SECONDS=10
+
+# _smbwire_ready_or_dead: dumpcap says it captures, or it has exited.
+_smbwire_ready_or_dead() {
+	grep -q "Capturing on" "$SMBWIRE_LOG" 2>/dev/null || ! kill -0 "$SMBWIRE_PID" 2>/dev/null
+}
 
 # smbwire_start PCAP PORT: capture TCP PORT on lo into PCAP; returns once
 # dumpcap is capturing.  0 ok, 1 failed, 77 cannot capture here.
 smbwire_start() {
-	local i
 	command -v dumpcap >/dev/null && command -v tshark >/dev/null ||
 		{ echo "smbwire: dumpcap/tshark are not installed" >&2; return 77; }
 	[ "$(id -u)" = 0 ] || { echo "smbwire: capturing needs root" >&2; return 77; }
 	SMBWIRE_LOG=$1.log
 	dumpcap -q -i lo -f "tcp port $2" -w "$1" </dev/null >"$SMBWIRE_LOG" 2>&1 3>&- &
 	SMBWIRE_PID=$!
-	for (( i = 0; i < SMBWIRE_READY_SECONDS * 20; i++ )); do
+	wait_for -q -t "$SMBWIRE_READY_SECONDS" "dumpcap to capture" _smbwire_ready_or_dead &&
 		grep -q "Capturing on" "$SMBWIRE_LOG" 2>/dev/null && return 0
-		kill -0 "$SMBWIRE_PID" 2>/dev/null || break
-		sleep 0.05
-	done
 	echo "smbwire: dumpcap did not start: $(cat "$SMBWIRE_LOG")" >&2
 	smbwire_stop
 	return 1

@@ -6,18 +6,27 @@
 #
 # Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
 
+# wait_for, beside this file.
+_SRVUTIL_DIR=${BASH_SOURCE[0]%/*}
+[ "$_SRVUTIL_DIR" = "${BASH_SOURCE[0]}" ] && _SRVUTIL_DIR=.
+# shellcheck source=tests/lib/wait.sh
+. "$_SRVUTIL_DIR/wait.sh"
+
 # The return code of a helper that cannot run here (a tool is missing, the
 # kernel refuses namespaces): tests turn it into a bats `skip`.  77 is the
 # automake "skipped" code.
 SRV_SKIP=77
 
 # srv_alive PID: true while PID exists and is not a zombie.
+# No fork (it runs in every wait loop): read /proc/PID/stat, the state is
+# the field after the command name's closing parenthesis.
 srv_alive() {
-	local state
+	local stat
 
 	[ -n "$1" ] || return 1
-	state=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) || return 1
-	[ -n "$state" ] && [ "$state" != Z ]
+	{ read -r stat <"/proc/$1/stat"; } 2>/dev/null || return 1
+	stat=${stat##*) }
+	[ -n "$stat" ] && [ "${stat%% *}" != Z ]
 }
 
 # srv_is PID NAME: true while PID is alive and runs NAME (its comm).  A pid
@@ -39,37 +48,35 @@ srv_group_alive() {
 	return 1
 }
 
+# srv_gone PID...: true when none of the PIDs is alive.
+srv_gone() {
+	local pid
+
+	for pid in "$@"; do
+		srv_alive "$pid" && return 1
+	done
+	return 0
+}
+
 # srv_wait_gone SECONDS PID...: wait until none of the PIDs is alive.  Reaps
-# them when they are children of this shell.  Returns 1 on timeout.
+# them when they are children of this shell.  Returns 1 on timeout, quietly
+# (the caller says what it does about it).
 srv_wait_gone() {
-	local limit=$(( $1 * 20 )) i pid busy
+	local secs=$1 pid rc=0
 	shift
 
-	for (( i = 0; i < limit; i++ )); do
-		busy=
-		for pid in "$@"; do
-			srv_alive "$pid" && busy=1
-		done
-		[ -z "$busy" ] && break
-		sleep 0.05
-	done
+	wait_for -q -t "$secs" "processes $* to end" srv_gone "$@" || rc=1
 	for pid in "$@"; do
 		# Reap only what is gone: `wait` on a live child would block.
 		# The braces also silence bash's "Killed" notice for the job.
 		srv_alive "$pid" || { wait "$pid"; } 2>/dev/null || true
 	done
-	[ -z "$busy" ]
+	return "$rc"
 }
 
 # srv_wait_group_gone SECONDS PGID: wait until process group PGID is empty.
 srv_wait_group_gone() {
-	local limit=$(( $1 * 20 )) i
-
-	for (( i = 0; i < limit; i++ )); do
-		srv_group_alive "$2" || return 0
-		sleep 0.05
-	done
-	return 1
+	wait_for -q -t "$1" "process group $2 to end" ! srv_group_alive "$2"
 }
 
 # srv_port_free PORT: true when a TCP socket can bind 127.0.0.1:PORT now.
@@ -117,16 +124,21 @@ srv_own_pgid() {
 
 # srv_netns_procs NETNS: print the live processes whose network namespace is
 # NETNS (as readlink /proc/PID/ns/net prints it, e.g. net:[4026532247]).
+# One find over /proc, not a readlink a process: on a loaded machine a fork
+# a process of the host took minutes.
 srv_netns_procs() {
 	local p
 
 	[ -n "$1" ] || return 0
 	# never the namespace of the caller (every process of the host)
 	[ "$1" != "$(readlink /proc/self/ns/net 2>/dev/null)" ] || return 0
-	for p in /proc/[0-9]*; do
-		[ "$(readlink "$p/ns/net" 2>/dev/null)" = "$1" ] || continue
-		srv_alive "${p#/proc/}" && echo "${p#/proc/}"
-	done
+	find /proc/[0-9]*/ns/net -maxdepth 0 \
+		-lname "$(printf '%s' "$1" | sed 's/[][*?\\]/\\&/g')" 2>/dev/null |
+		while IFS= read -r p; do
+			p=${p#/proc/}
+			p=${p%%/*}
+			srv_alive "$p" && echo "$p"
+		done
 	return 0
 }
 

@@ -17,6 +17,9 @@ fi
 TBENCH_SRV=${TBENCH_SRV:-$DBENCH_BUILDDIR/src/tbench_srv}
 TBENCH_ABUSE=${TBENCH_ABUSE:-$DBENCH_BUILDDIR/tests/tools/tbench_abuse}
 TBENCH=${TBENCH:-$DBENCH_BUILDDIR/src/tbench}
+# assert_no_procs, wait_running, wait_for and the process helpers
+# shellcheck source=tests/cli/helpers.bash
+. "$TB_TOP/tests/cli/helpers.bash"
 
 # A private temp dir per test: $T.  Every server started here has $T in
 # its command line (the pid file), which is how leftovers are found.
@@ -43,21 +46,16 @@ have_ipv6() {
 # start_srv [OPTION...]: start tbench_srv -v -p 0 (unless -p is given) with
 # a pid file in $T; wait until it listens; set SRV_PID and PORT.
 start_srv() {
-	local port_opt="-p 0" a i
+	local port_opt="-p 0" a
 	for a in "$@"; do
 		case $a in -p|--port|--port=*) port_opt= ;; esac
 	done
 	# shellcheck disable=SC2086
 	"$TBENCH_SRV" -v $port_opt --pid-file "$T/srv.pid" "$@" 2>"$T/srv.log" 3>&- &
-	for i in $(seq 100); do
-		if [ -s "$T/srv.pid" ]; then
-			SRV_PID=$(cat "$T/srv.pid")
-			PORT=$(sed -n 's/.*listening on .*:\([0-9]*\).*/\1/p' "$T/srv.log" | head -1)
-			[ -n "$PORT" ] && return 0
-		fi
-		sleep 0.05
-	done
-	echo "tbench_srv did not start:" >&2
+	if wait_for -t 5 "tbench_srv to listen" tbench_srv_listening; then
+		SRV_PID=$(cat "$T/srv.pid")
+		return 0
+	fi
 	cat "$T/srv.log" >&2
 	return 1
 }
@@ -67,49 +65,38 @@ srv_children() {
 	pgrep -P "$SRV_PID" || true
 }
 
+# srv_has_children N: true when the server has N connection processes.
+srv_has_children() {
+	[ "$(srv_children | wc -l)" -eq "$1" ]
+}
+
 # wait_children N: wait until the server has N connection processes, up to
 # 30 s (a loaded machine is slow to connect and fork); fails loudly if not.
 wait_children() {
-	local i
-	for i in $(seq 300); do
-		[ "$(srv_children | wc -l)" -eq "$1" ] && return 0
-		sleep 0.1
-	done
-	echo "the server has $(srv_children | wc -l) connection processes after 30 s, not $1" >&2
+	wait_for -t 30 "the server to have $1 connection processes" srv_has_children "$1" &&
+		return 0
+	echo "the server has $(srv_children | wc -l) connection processes, not $1" >&2
 	return 1
 }
 
 # stop_srv [SIGNAL]: stop the server; it must exit 0 within 5 s and leave
 # no process and no pid file behind.
 stop_srv() {
-	local sig=${1:-TERM} i
+	local sig=${1:-TERM}
 	kill -"$sig" "$SRV_PID"
-	for i in $(seq 50); do
-		kill -0 "$SRV_PID" 2>/dev/null || break
-		sleep 0.1
-	done
-	if kill -0 "$SRV_PID" 2>/dev/null; then
-		echo "tbench_srv still runs 5 s after SIG$sig" >&2
+	wait_for -t 5 "tbench_srv to exit after SIG$sig" ! srv_alive "$SRV_PID" || return 1
+	# its exit status, when it is this shell's child (127: it is not)
+	local rc=0
+	wait "$SRV_PID" 2>/dev/null || rc=$?
+	if [ "$rc" -ne 0 ] && [ "$rc" -ne 127 ]; then
+		echo "tbench_srv exited $rc after SIG$sig, not 0" >&2
 		return 1
 	fi
-	wait "$SRV_PID" 2>/dev/null || true
 	assert_no_procs
 	if [ -e "$T/srv.pid" ]; then
 		echo "pid file left behind" >&2
 		return 1
 	fi
-}
-
-# No process whose command line names $T is left (within 5 s).
-assert_no_procs() {
-	local i
-	for i in $(seq 50); do
-		pgrep -f -- "$T" >/dev/null || return 0
-		sleep 0.1
-	done
-	echo "processes left behind:" >&2
-	pgrep -af -- "$T" >&2
-	return 1
 }
 
 # abuse HOST TEST [ARGS]: run the test client against the server.

@@ -32,8 +32,21 @@ tgtd_adm() {
 	nsenter -t "$TGTD_PID" -m -n tgtadm --lld iscsi "$@"
 }
 
+# _tgtd_settled: true once tgtd answers tgtadm or has exited.
+_tgtd_settled() {
+	srv_alive "$TGTD_PID" || return 0
+	tgtd_adm --op show --mode target >/dev/null 2>&1
+}
+
+# _tgtd_target_gone: delete target 1 (forced); true once that worked or
+# there is no target 1 any more.
+_tgtd_target_gone() {
+	tgtd_adm --op delete --mode target --tid 1 --force >/dev/null 2>&1 && return 0
+	! tgtd_adm --op show --mode target 2>/dev/null | grep -q '^Target 1:'
+}
+
 tgtd_start() {
-	local dir=$1 size=${2:-64M} missing i ns_ok
+	local dir=$1 size=${2:-64M} missing
 
 	missing=$(srv_missing tgtd tgtadm ip unshare nsenter)
 	if [ -n "$missing" ]; then
@@ -59,16 +72,7 @@ tgtd_start() {
 	TGTD_PID=$!
 	TGTD_IQN=iqn.2026-01.org.dbench.test:$TGTD_NS
 	TGTD_URL=iscsi://127.0.0.1/$TGTD_IQN/1
-	ns_ok=
-	for (( i = 0; i < 200; i++ )); do
-		srv_alive "$TGTD_PID" || break
-		if tgtd_adm --op show --mode target >/dev/null 2>&1; then
-			ns_ok=1
-			break
-		fi
-		sleep 0.05
-	done
-	if [ -z "$ns_ok" ]; then
+	if ! wait_for -t 10 "tgtd to answer tgtadm" _tgtd_settled || ! srv_alive "$TGTD_PID"; then
 		echo "tgtd_start: tgtd did not come up:" >&2
 		cat "$dir/tgtd.log" >&2
 		tgtd_stop
@@ -84,18 +88,15 @@ tgtd_start() {
 }
 
 tgtd_stop() {
-	local rc=0 i
+	local rc=0
 
 	if [ -n "$TGTD_PID" ] && srv_alive "$TGTD_PID"; then
 		# The system goes only without targets, and a target with
 		# commands in flight refuses even a forced delete ("logical
 		# unit is still active", tgt 1.0.85): take it offline first.
 		tgtd_adm --op update --mode target --tid 1 -n state -v offline >/dev/null 2>&1 || true
-		for (( i = 0; i < 50; i++ )); do
-			tgtd_adm --op delete --mode target --tid 1 --force >/dev/null 2>&1 && break
-			tgtd_adm --op show --mode target 2>/dev/null | grep -q '^Target 1:' || break
-			sleep 0.1
-		done
+		# (if it stays, the system delete below fails and tgtd is killed)
+		wait_for -q -t 5 "target 1 to be deleted" _tgtd_target_gone || true
 		nsenter -t "$TGTD_PID" -m -n tgtadm --op delete --mode system --force \
 			>/dev/null 2>&1 || true
 		if ! srv_wait_gone 10 "$TGTD_PID"; then

@@ -18,6 +18,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -442,6 +443,46 @@ static int test_drip(const struct target *t, int argc, char **argv)
 	fail("drip: the server kept a frame dripping one byte per %ld ms for %ld s", ms, seconds);
 }
 
+/* deadline S: a frame's first byte, then one more every S/4 seconds (the
+ * magic is complete after 3S/4, the rest of the header drips on and never
+ * completes): with --request-timeout S the server must hang up S seconds
+ * after the first byte (within 1 s), not S after some later part of the
+ * frame, nor up to a receive timeout later. */
+static int test_deadline(const struct target *t, int argc, char **argv)
+{
+	double limit = (double)arg_long(argc, argv, 0, 2), step = limit / 4, t0, elapsed;
+	uint8_t wire[FRAME_HEADER_SIZE], byte;
+	struct frame_header req;
+	int fd = connect_or_fail(t);
+
+	frame_request(&req, PROTO_OP_PING, 1, 0, 0);
+	frame_encode(&req, wire);
+	signal(SIGPIPE, SIG_IGN);
+	t0 = now_s();
+	for (size_t i = 0;; i++) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		double wait = t0 + (double)i * step - now_s();
+
+		/* until the next byte is due: has the server hung up? */
+		if (wait > 0 && poll(&p, 1, (int)(wait * 1000) + 1) > 0)
+			break;
+		if (i >= sizeof(wire) || now_s() - t0 > limit + 5)
+			fail("deadline: the server kept a frame for %.1f s (--request-timeout %.0f)",
+			     now_s() - t0, limit);
+		if (send(fd, wire + i, 1, MSG_NOSIGNAL) < 0)
+			break;
+	}
+	elapsed = now_s() - t0;
+	if (recv(fd, &byte, 1, 0) > 0)
+		fail("deadline: the server sent a byte for a frame it never had");
+	close(fd);
+	if (elapsed < limit - 0.05 || elapsed > limit + 1)
+		fail("deadline: the server hung up %.2f s after the frame's first byte, not %.0f s", elapsed,
+		     limit);
+	printf("ok: the server hung up %.2f s after the frame's first byte\n", elapsed);
+	return 0;
+}
+
 /* busy: the server is at --max-clients: refused with PROTO_ERR_BUSY. */
 static int test_busy(const struct target *t)
 {
@@ -625,7 +666,7 @@ static void __attribute__((noreturn)) usage(void)
 	      "tests: ping [N [LEN [WANT]]], ops, bad-op, magic, version, oversize,\n"
 	      "       oversize-max, want-oversize, flags, reply-as-request, reserved, status,\n"
 	      "       garbage [BYTES], half-header, half-payload, no-read, stall [S], drip [S [MS]],\n"
-	      "       busy,"
+	      "       deadline [S], busy,"
 	      "       hold [S], storm [N], bench-rtt [S [LEN WANT]], bench-read [S [SIZE]],\n"
 	      "       bench-write [S [SIZE]]\n", stderr);
 	exit(2);
@@ -659,6 +700,8 @@ static int run_test(const struct target *t, const char *test, int argc, char **a
 		return test_stall(t, argc, argv);
 	if (strcmp(test, "drip") == 0)
 		return test_drip(t, argc, argv);
+	if (strcmp(test, "deadline") == 0)
+		return test_deadline(t, argc, argv);
 	if (strcmp(test, "busy") == 0)
 		return test_busy(t);
 	if (strcmp(test, "hold") == 0)

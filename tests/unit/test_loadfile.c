@@ -446,6 +446,64 @@ static void test_handles_and_roots(void **state)
 	program_free(prog);
 }
 
+static bool has_shared_root(const struct program *prog, const char *name)
+{
+	for (uint32_t r = 0; r < prog->nshared_roots; r++)
+		if (strcmp(prog->shared_roots[r], name) == 0)
+			return true;
+	return false;
+}
+
+/* A random first component (upstream's nfs_2.load): every name it can
+ * make at the share root is a shared root, found and removed after the run. */
+static void test_random_roots(void **state)
+{
+	struct program *prog = must_compile(
+		"RANDOMSTRING 1 \"/test[0123456789][01234567890].file\"\n"
+		"LOOP 5\n"
+		"CREATE3 $1 *\n"
+		"LOOKUP3 $1 0x00000000\n"
+		"ENDLOOP\n"
+		"RANDOMSTRING 2 \"d[ab]\"\n"
+		"RANDOMSTRING 2 \"e\"\n"
+		"NTCreateX \"\\x$2\\f$1\" 0x40 0x2 1 *\n"
+		"RANDOMSTRING 3 \"../[xy]\"\n"
+		"NTCreateX \"\\clients\\client1\\$3\" 0x40 0x2 2 *\n"
+		"NTCreateX \"\\$3\\z\" 0x40 0x2 3 *\n");
+
+	(void)state;
+	/* test00.file .. test99.file, xda xdb xe x ("" not set yet), y z:
+	 * "../x/z" normalizes to x/z, "../y/z" to y/z */
+	assert_true(has_shared_root(prog, "test00.file"));
+	assert_true(has_shared_root(prog, "test99.file"));
+	assert_true(has_shared_root(prog, "test50.file"));
+	assert_true(has_shared_root(prog, "xda"));
+	assert_true(has_shared_root(prog, "xdb"));
+	assert_true(has_shared_root(prog, "xe"));
+	assert_true(has_shared_root(prog, "x"));
+	assert_false(has_shared_root(prog, "xd"));
+	/* a random string inside a client's tree stays in it */
+	assert_true(has_shared_root(prog, "clients"));
+	assert_int_equal(prog->nclient_roots, 1);
+	assert_int_equal(prog->nshared_roots, 100 + 4 + 1 + 1);
+	program_free(prog);
+	/* the slot number 1 is not a client component (it was: "\2\1" was
+	 * taken for a client root and nothing was cleaned up) */
+	prog = must_compile("RANDOMSTRING 1 \"[ab]\"\nMkdir \"\\$1\" *\n");
+	assert_int_equal(prog->nclient_roots, 0);
+	assert_int_equal(prog->nshared_roots, 2);
+	program_free(prog);
+	/* too many names to look for: refused, naming the line */
+	must_fail("RANDOMSTRING 1 \"[a-z][a-z][a-z][a-z]\"\nMkdir \"\\$1\" *\n",
+		  "t.txt:2: path \"\\$1\": its first component is random and can take more than 65536 values");
+	must_fail("RANDOMSTRING 1 \"[a-z][a-z][a-z]\"\nMkdir \"\\$1\" *\n",
+		  "t.txt:2: path \"\\$1\": with the names its random first component can take, more than 4096 top-level names");
+	/* under a directory, any number */
+	prog = must_compile("RANDOMSTRING 1 \"[a-z][a-z][a-z][a-z][a-z]\"\nMkdir \"\\d\\$1\" *\n");
+	assert_int_equal(prog->nshared_roots, 1);
+	program_free(prog);
+}
+
 static void test_optional_args(void **state)
 {
 	struct program *prog = must_compile(
@@ -482,6 +540,58 @@ static void test_pass_stats(void **state)
 	assert_int_equal(ps.paths, 1);
 	assert_true(ps.duration_ns == 2500000000ULL);
 	program_free(prog);
+}
+
+/* Fixed loop counts: the pass is counted, not walked, however long
+ * (upstream's nfs_lock.load repeats a LOCK4 10,000,000 times); a random
+ * count is walked, and a pass longer than the walk is said to be cut. */
+static void test_pass_counted(void **state)
+{
+	struct program *prog = must_compile(
+		"UNLOCK4 \"/foo\" 0 0 *\n"
+		"LOOP 3\n"
+		"REPEAT 20000000\n"
+		"LOCK4 \"/foo\" +child 1 *\n"
+		"READ3 \"/foo\" * 4096 *\n"
+		"ENDLOOP\n"
+		"LOOP 0\n"
+		"WRITE3 \"/bar\" 0 4096 0 *\n"
+		"ENDLOOP\n");
+	struct options opt = { .progname = "test", .nclients = 2, .nprocs = 2,
+			       .clients_per_process = 1, .seed = 1 };
+	struct pass_stats ps;
+
+	(void)state;
+	pass_run(prog, &opt, PASS_MAX_STEPS, &ps);
+	assert_true(ps.counted);
+	assert_false(ps.truncated);
+	assert_true(ps.ops[OP_LOCK4] == 60000000);
+	assert_int_equal(ps.ops[OP_READ3], 3);
+	assert_int_equal(ps.ops[OP_WRITE3], 0);
+	assert_true(ps.total_ops == 60000004);
+	assert_int_equal(ps.bytes_read, 3 * 4096);
+	assert_int_equal(ps.bytes_written, 0);
+	assert_int_equal(ps.paths, 1);	/* /bar never runs */
+	opt.trunc_io = 1000;		/* --trunc-io cuts READ3 */
+	pass_run(prog, &opt, PASS_MAX_STEPS, &ps);
+	assert_int_equal(ps.bytes_read, 3 * 1000);
+	program_free(prog);
+
+	prog = must_compile("LOOP *%3+20000000\nMkdir \"\\a\" *\nENDLOOP\n");
+	pass_run(prog, &opt, 1000, &ps);
+	assert_false(ps.counted);
+	assert_true(ps.truncated);
+	program_free(prog);
+}
+
+/* Errors come in the order of their lines, also one found at the end. */
+static void test_errors_in_line_order(void **state)
+{
+	char err[2048];
+
+	(void)state;
+	assert_null(compile("LOOP 2\nMkdir \"\\a\" *\nBogusOp 1\n", err, sizeof(err)));
+	assert_string_equal(err, "t.txt:1: LOOP without ENDLOOP\nt.txt:3: unknown operation 'BogusOp'\n");
 }
 
 static void test_gzip_and_missing(void **state)
@@ -536,8 +646,11 @@ int main(void)
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_random_reproducible),
 		cmocka_unit_test(test_handles_and_roots),
+		cmocka_unit_test(test_random_roots),
 		cmocka_unit_test(test_optional_args),
 		cmocka_unit_test(test_pass_stats),
+		cmocka_unit_test(test_pass_counted),
+		cmocka_unit_test(test_errors_in_line_order),
 		cmocka_unit_test(test_gzip_and_missing),
 	};
 

@@ -90,6 +90,11 @@ static int setup(void **state)
 			*(const char **)((char *)fx->be_opt + o->offset) = fx->dir;
 	fx->opt.nclients = 2;
 	fx->prog.nhandles = NHANDLES;
+	/* fileio opens the target in the parent; the tests' own files are
+	 * made relative to it */
+	if (fileio_backend.init(fx->be_opt, &(struct run_info){ .progname = "test" }) < 0 ||
+	    chdir(fx->dir) < 0)
+		return -1;
 	if (client_setup(fx, &fx->a, 0) < 0 || client_setup(fx, &fx->b, 1) < 0)
 		return -1;
 	*state = fx;

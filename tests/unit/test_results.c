@@ -70,13 +70,14 @@ static void fill_slot(struct slot *s, const struct program *prog, int c)
 		}
 		s->ops_measured += s->ops[k].count;
 		s->bytes_measured += s->ops[k].bytes;
+		s->mismatches_all += s->ops[k].mismatches;
 	}
 	for (unsigned n = 0; n < 20; n++) {
 		op_stats_add(&s->lag, 1000 * (n + (unsigned)c), 0);
 		op_stats_add(&s->response, 1000 * (2 * n + (unsigned)c), 0);
 	}
 	s->passes = 3 + (uint64_t)c;
-	s->mismatches_all = 11 + (uint64_t)c;
+	s->mismatches_all += 11 + (uint64_t)c;	/* and some outside the window */
 	s->ops_all = 1000 + (uint64_t)c;
 	s->cpu_user_ns = 5000000 * ((uint64_t)c + 1);
 	s->cpu_sys_ns = 700000 * ((uint64_t)c + 1);
@@ -504,8 +505,13 @@ static void test_from_json_mutations(void **state)
 	f.run.series = series_for(0, 1);
 	f.run.series->nrows = 1;
 	sh = region(f.prog, 2, 1);	/* client 2 fails: a failures entry */
-	for (unsigned k = 0; k < f.prog->nstats; k++)	/* few buckets: a small document */
-		memset(&shared_slot(sh, 0)->ops[k].hist, 0, sizeof(struct hist));
+	for (unsigned k = 0; k < f.prog->nstats; k++) {	/* few buckets: a small document */
+		struct op_stats *o = &shared_slot(sh, 0)->ops[k];
+
+		op_stats_init(o);
+		for (int n = 0; n < 3; n++)
+			op_stats_add(o, 1000 * (k + 1), 100);
+	}
 	compute(&r, &f, sh);
 	doc = results_to_json(&r);
 	mutate_all(doc, doc);

@@ -305,14 +305,14 @@ static size_t document_runs(const char *file, json_t *doc, json_t ***runs)
 
 static json_t *load_document(const char *file)
 {
-	json_error_t err;
-	json_t *doc = json_load_file(file, JSON_REJECT_DUPLICATES, &err);
+	char why[256];
+	json_t *doc = json_read_document(file, JSON_REJECT_DUPLICATES, why, sizeof(why));
 
 	if (doc)
 		return doc;
-	if (err.line < 0 || strstr(err.text, "unable to open"))
-		unusable("%s: cannot read it: %s", file, err.text);
-	unusable("%s: not a dbench result: not JSON (line %d: %s)", file, err.line, err.text);
+	if (strncmp(why, "not JSON", 8) == 0)
+		unusable("%s: not a dbench result: %s", file, why);
+	unusable("%s: %s", file, why);
 }
 
 /* ---- sweeps: their points ---- */
@@ -557,6 +557,10 @@ static void load_side(struct comparison *cmp, const struct report *rep, enum sid
 						 i + 1, err);
 				unusable("%s%s: not a dbench result: %s", sd->files[f], point, err);
 			}
+			if (!r.id.window_ns)
+				unusable("%s%s%s%.0zu: a zero-length measured window (\"duration_ns\": 0): no "
+					 "rate to compare", sd->files[f], point, n > 1 ? ": run " : "",
+					 n > 1 ? i + 1 : 0);
 			add_run(cmp, side, &r);
 			if (r.exit_status)
 				warn(cmp, "%s%s%s%.0zu: the run ended with exit status %d (mismatches, failed "

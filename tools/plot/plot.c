@@ -116,8 +116,8 @@ static int point_order(const void *a, const void *b)
 
 static void load_input(struct input *in, const char *file)
 {
-	json_error_t jerr;
-	json_t *doc = json_load_file(file, JSON_REJECT_DUPLICATES, &jerr), *points, *p;
+	char why[256];
+	json_t *doc = json_read_document(file, JSON_REJECT_DUPLICATES, why, sizeof(why)), *points, *p;
 	const char *base = strrchr(file, '/'), *name;
 	size_t i;
 
@@ -127,11 +127,8 @@ static void load_input(struct input *in, const char *file)
 	snprintf(in->label, sizeof(in->label), "%.*s",
 		 (int)(strlen(base) > 5 && !strcmp(base + strlen(base) - 5, ".json") ?
 			       strlen(base) - 5 : strlen(base)), base);
-	if (!doc) {
-		if (jerr.line < 0)
-			fail(2, "%s: cannot read it: %s", file, jerr.text);
-		fail(2, "%s: not a dbench result: not JSON (line %d: %s)", file, jerr.line, jerr.text);
-	}
+	if (!doc)
+		fail(2, "%s: %s%s", file, strncmp(why, "not JSON", 8) ? "" : "not a dbench result: ", why);
 	name = json_string_value(json_object_get(json_object_get(doc, "program"), "name"));
 	if (!json_is_object(doc) || !json_is_integer(json_object_get(doc, "schema_version")) || !name ||
 	    (strcmp(name, "dbench") && strcmp(name, "tbench")))
@@ -182,26 +179,57 @@ static void finish(FILE *f)
 		fail(1, "%s: write error: %s", cfg.dir, strerror(errno));
 }
 
-/* A string for a gnuplot double-quoted string or an HTML text. */
-static void put_quoted(FILE *f, const char *s, bool html)
+/*
+ * User text (file names, --title, what the documents say) reaches three
+ * places, and none of them may read it as anything but text:
+ *   a gnuplot script: as single-quoted strings, the one kind of string in
+ *     which gnuplot substitutes nothing (no `command`, no @macro, no
+ *     backslash escape); a ' closes the string and is concatenated as "'"
+ *     ('it'."'".'s': gnuplot 5.4 misreads a doubled '' next to another);
+ *     marked noenhanced, so that _ ^ { } @ & ~ are printed as they are;
+ *   a comment line of a data file or script;
+ *   index.html: as escaped text.
+ * A control character (a newline would end the string or the comment
+ * line, and let what follows run as a command or be read as data) is shown
+ * as '?', as `ls` does.
+ */
+static int shown_char(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f ? '?' : c;
+}
+
+/* s as gnuplot text, without the quotes. */
+static void put_gnuplot_text(FILE *f, const char *s)
 {
 	for (; *s; s++) {
-		if (html && *s == '<')
+		if (*s == '\'')
+			fputs("'.\"'\".'", f);
+		else
+			fputc(shown_char((unsigned char)*s), f);
+	}
+}
+
+/* s as a comment line's text (after "# "). */
+static void put_comment_text(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc(shown_char((unsigned char)*s), f);
+}
+
+/* s as HTML text (or a double-quoted attribute value). */
+static void put_html(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '<')
 			fputs("&lt;", f);
-		else if (html && *s == '>')
+		else if (*s == '>')
 			fputs("&gt;", f);
-		else if (html && *s == '&')
+		else if (*s == '&')
 			fputs("&amp;", f);
-		else if (html && *s == '"')
+		else if (*s == '"')
 			fputs("&quot;", f);
-		else if (!html && (*s == '"' || *s == '\\'))
-			fprintf(f, "\\%c", *s);
-		else if (!html && *s == '_')
-			fputs("\\\\_", f);	/* enhanced text: _ is a subscript */
-		else if (!html && (*s == '^' || *s == '@' || *s == '&' || *s == '{' || *s == '}'))
-			fprintf(f, "\\\\%c", *s);
-		else if ((unsigned char)*s >= 0x20)
-			fputc(*s, f);
+		else
+			fputc(shown_char((unsigned char)*s), f);
 	}
 }
 
@@ -217,23 +245,23 @@ static FILE *script(const char *name, const char *title, const char *xlabel, con
 	else
 		fprintf(f, "set terminal pngcairo size %d,%d enhanced font \"DejaVu Sans,12\" "
 			   "background rgb \"white\"\n", cfg.width, cfg.height);
-	fprintf(f, "set output \"%s.%s\"\nset encoding utf8\nset title \"", name, cfg.format);
+	fprintf(f, "set output \"%s.%s\"\nset encoding utf8\nset title '", name, cfg.format);
 	if (cfg.title) {
-		put_quoted(f, cfg.title, false);
+		put_gnuplot_text(f, cfg.title);
 		fputs(": ", f);
 	}
-	put_quoted(f, title, false);
-	fprintf(f, "\" font \",14\"\nset xlabel \"%s\"\nset ylabel \"%s\"\n", xlabel, ylabel);
+	put_gnuplot_text(f, title);
+	fprintf(f, "' noenhanced font \",14\"\nset xlabel \"%s\"\nset ylabel \"%s\"\n", xlabel, ylabel);
 	fputs("set grid\nset key outside right top vertical box\n", f);
 	return f;
 }
 
 static void plot_title(FILE *f, const char *label, const char *suffix)
 {
-	fputs(" title \"", f);
-	put_quoted(f, label, false);
-	fputs(suffix, f);
-	fputc('"', f);
+	fputs(" title '", f);
+	put_gnuplot_text(f, label);
+	put_gnuplot_text(f, suffix);
+	fputs("' noenhanced", f);
 }
 
 /* Log scale on the clients axis when they span a factor of 4 or more. */
@@ -262,7 +290,9 @@ static void write_points(const struct input *in, size_t nin)
 	      "nb_mbps runs\n# a block per input (gnuplot: index N); low/high: the 95% interval of "
 	      "the mean (the mean itself with one run)\n", f);
 	for (size_t i = 0; i < nin; i++) {
-		fprintf(f, "%s# input %zu: %s\n", i ? "\n\n" : "", i, in[i].file);
+		fprintf(f, "%s# input %zu: ", i ? "\n\n" : "", i);
+		put_comment_text(f, in[i].file);
+		fputc('\n', f);
 		for (size_t k = 0; k < in[i].npoints; k++) {
 			const struct point_figures *p = &in[i].point[k].fig;
 			double mh = p->mbps.ci_valid ? p->mbps.ci_half : 0;
@@ -405,8 +435,9 @@ static bool chart_cdf(const struct input *in, size_t nin, int g, char *name, siz
 				hist_total_merge(&h, &p->run[j].group[g].hist);
 			if (!h.n)
 				continue;
-			fprintf(d, "%s# %s, %d clients\n", ncurves ? "\n\n" : "", in[i].label,
-				p->fig.clients);
+			fprintf(d, "%s# ", ncurves ? "\n\n" : "");
+			put_comment_text(d, in[i].label);
+			fprintf(d, ", %d clients\n", p->fig.clients);
 			for (unsigned b = 0; b < HIST_BUCKETS; b++) {
 				if (!h.count[b])
 					continue;
@@ -452,16 +483,16 @@ static void run_gnuplot(const char *name)
 	if (pid < 0)
 		fail(1, "fork: %s", strerror(errno));
 	if (pid == 0) {
-		int fd;
+		/* errpath is relative to where we are (cfg.dir may be): before chdir */
+		int fd = creat(errpath, 0644);
 
-		if (chdir(cfg.dir) < 0)
-			_exit(126);
-		fd = creat(errpath, 0644);
 		if (fd >= 0) {
 			dup2(fd, STDERR_FILENO);
 			dup2(fd, STDOUT_FILENO);
 			close(fd);
 		}
+		if (chdir(cfg.dir) < 0)
+			_exit(126);
 		execlp(cfg.gnuplot, cfg.gnuplot, script_name, (char *)NULL);
 		_exit(127);
 	}
@@ -496,7 +527,7 @@ static void html_row(FILE *h, const char *key, const char *fmt, ...)
 	vsnprintf(value, sizeof(value), fmt, ap);
 	va_end(ap);
 	fprintf(h, "<tr><th>%s</th><td>", key);
-	put_quoted(h, value, true);
+	put_html(h, value);
 	fputs("</td></tr>\n", h);
 }
 
@@ -513,7 +544,7 @@ static void html_input(FILE *h, const struct input *in)
 		runs += in->point[k].nruns;
 	}
 	fputs("<h2>", h);
-	put_quoted(h, in->label, true);
+	put_html(h, in->label);
 	fputs("</h2>\n<table>\n", h);
 	html_row(h, "File", "%s", in->file);
 	html_row(h, "Program", "%s %s%s%s", id->progname ? id->progname : "?",
@@ -548,7 +579,7 @@ static void html_figure(FILE *h, const char *name, const char *caption)
 {
 	fprintf(h, "<div class=\"fig\"><img src=\"%s.%s\" alt=\"%s\" width=\"%d\"><p>", name,
 		cfg.format, name, cfg.width);
-	put_quoted(h, caption, true);
+	put_html(h, caption);
 	fputs("</p></div>\n", h);
 }
 
@@ -625,12 +656,12 @@ int main(int argc, const char **argv)
 
 	h = create("index.html");
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\">\n<title>", h);
-	put_quoted(h, cfg.title ? cfg.title : "dbench results", true);
+	put_html(h, cfg.title ? cfg.title : "dbench results");
 	fputs("</title>\n<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;"
 	      "margin-bottom:1em}th,td{border:1px solid #ccc;padding:2px 8px;text-align:left}"
 	      ".fig{display:inline-block;margin:1em 1em 1em 0}img{max-width:100%}</style>\n"
 	      "</head>\n<body>\n<h1>", h);
-	put_quoted(h, cfg.title ? cfg.title : "dbench results", true);
+	put_html(h, cfg.title ? cfg.title : "dbench results");
 	fputs("</h1>\n", h);
 	for (size_t i = 0; i < nin; i++)
 		html_input(h, &in[i]);

@@ -8,7 +8,8 @@
  * apply a call's effect on their state (a name learnt, a rename, a handle
  * number taken or freed) at that moment, in call order, which is the order
  * dbench will replay it in.  A call whose reply never comes is written as a
- * comment once it is older than the reply timeout, or at the end.
+ * comment once it is older than the reply timeout, or --max-waiting later
+ * calls wait behind it, or at the end.
  *
  * Every line that holds text from the capture (names in comments) is made
  * printable first, so a hostile name cannot start a line of its own.
@@ -261,7 +262,11 @@ void queue_flush(struct t2l *t, int64_t now_ns)
 {
 	while (t->head) {
 		struct record *rec = t->head;
-		bool late = now_ns - rec->t_ns > (int64_t)t->opt->reply_timeout_ns;
+		/* the reply of a call that holds up this many later ones is
+		 * lost (else the queue would hold everything after a lost reply
+		 * for the whole reply timeout: 500,000 calls, 250 MB) */
+		bool late = now_ns - rec->t_ns > (int64_t)t->opt->reply_timeout_ns ||
+			    t->queued > t->opt->max_waiting;
 
 		if (!late && (!rec->done || (rec->ready && !rec->ready(rec, t))))
 			break;

@@ -122,6 +122,8 @@ struct t2l_options {
 	int rpc_ports[16];		/* learned from the capture's portmapper replies */
 	int n_rpc_ports;
 	uint64_t reply_timeout_ns;	/* a call without a reply this long is given up */
+	uint64_t max_waiting;		/* --max-waiting: so is one with this many calls
+					   queued behind it */
 };
 
 /* ---- queue.c: calls in call order, written when complete ---- */
@@ -222,7 +224,8 @@ struct record *queue_pending(struct t2l *t, const void *key, size_t keylen);
 /* The reply came: the record is complete. */
 void queue_complete(struct t2l *t, struct record *rec, uint32_t status);
 /* Write every complete record at the head; give up on calls older than the
- * reply timeout (now_ns: the time of the packet being read). */
+ * reply timeout (now_ns: the time of the packet being read), or with
+ * --max-waiting calls queued behind them. */
 void queue_flush(struct t2l *t, int64_t now_ns);
 /* At the end: every call still waiting is written as "no reply". */
 void queue_drain(struct t2l *t);

@@ -37,6 +37,7 @@
 
 #define PROGNAME "dbench-trace2load"
 #define DEFAULT_REPLY_TIMEOUT_NS (300ULL * 1000000000ULL)
+#define DEFAULT_MAX_WAITING 65536	/* calls queued behind one without a reply */
 #define MAX_MESSAGES 256	/* RPC or SMB2 messages in one frame */
 
 extern char **environ;
@@ -102,6 +103,7 @@ bool protocol_wanted(struct t2l *t, enum t2l_protocol p)
 
 enum opt_code {
 	OPT_NFS_PORT = 1, OPT_SMB_PORT, OPT_CLIENT, OPT_SERVER, OPT_PROTOCOL, OPT_VERSION,
+	OPT_MAX_WAITING,
 };
 
 static void usage_error(poptContext pc, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
@@ -154,6 +156,9 @@ static void parse_options(int argc, const char **argv, struct t2l_options *o)
 		  "the NFS server listens on this non-standard TCP/UDP port (repeatable)", "PORT" },
 		{ "smb-port", 0, POPT_ARG_STRING, &arg, OPT_SMB_PORT,
 		  "the SMB server listens on this non-standard TCP port (repeatable)", "PORT" },
+		{ "max-waiting", 0, POPT_ARG_STRING, &arg, OPT_MAX_WAITING,
+		  "give up the reply of a call once this many later calls wait behind it to be written "
+		  "in call order (default 65536; bounds the memory a lost reply holds)", "CALLS" },
 		{ "tshark", 0, POPT_ARG_STRING, &tshark, 0, "the tshark program (default: tshark in PATH)", "PROGRAM" },
 		{ "quiet", 'q', POPT_ARG_NONE, &quiet, 0, "no summary on stderr", NULL },
 		{ "version", 'V', POPT_ARG_NONE, NULL, OPT_VERSION, "print the version and exit", NULL },
@@ -167,6 +172,7 @@ static void parse_options(int argc, const char **argv, struct t2l_options *o)
 	poptSetOtherOptionHelp(pc, "[OPTION...] CAPTURE.pcap[ng] > LOADFILE");
 	o->header = true;
 	o->reply_timeout_ns = DEFAULT_REPLY_TIMEOUT_NS;
+	o->max_waiting = DEFAULT_MAX_WAITING;
 	while ((rc = poptGetNextOpt(pc)) > 0) {
 		switch (rc) {
 		case OPT_CLIENT:
@@ -201,6 +207,15 @@ static void parse_options(int argc, const char **argv, struct t2l_options *o)
 				usage_error(pc, "--smb-port: at most %zu ports", T2L_ARRAY_SIZE(o->smb_ports));
 			o->smb_ports[o->n_smb_ports++] = parse_port(pc, "--smb-port", arg);
 			break;
+		case OPT_MAX_WAITING: {
+			uint64_t v;
+
+			if (!parse_number(arg, &v) || v < 1 || v > 100000000)
+				usage_error(pc, "--max-waiting: '%s' is not a number of calls (1-100000000)",
+					    arg ? arg : "");
+			o->max_waiting = v;
+			break;
+		}
 		case OPT_VERSION:
 			printf("%s (dbench) %s\n", PROGNAME, PACKAGE_VERSION);
 			poptFreeContext(pc);
