@@ -20,11 +20,6 @@ teardown() {
 	tb_teardown
 }
 
-# The JSON document's shape: every key path, array indices left out.
-json_shape() {
-	jq -r '[paths | map(if type == "number" then "[]" else . end) | join(".")] | unique | .[]' "$1"
-}
-
 # No process of the run is left (the server, started per test, is).
 assert_run_gone() {
 	assert_no_procs "-c $T/"

@@ -198,3 +198,42 @@ root_files_check() {
 	made=$(cd "$dir" && find . -maxdepth 1 -name 'test*.file' ! -name test07.file | wc -l)
 	[ "$made" -gt 0 ]
 }
+
+# The JSON document's shape: every key path, array indices left out (a
+# run of many clients a process and one of a process a client compare).
+json_shape() {
+	jq -r '[paths | map(if type == "number" then "[]" else . end) | join(".")] | unique | .[]' "$1"
+}
+
+# The run's parent: the dbench (its command line naming $1) whose parent
+# is not a dbench (a test runs it under timeout, ip netns exec, ...).
+run_parent() {
+	local p pp
+	for p in $(pgrep -f -- "$1"); do
+		[ "$(ps -o comm= -p "$p")" = dbench ] || continue
+		pp=$(ps -o ppid= -p "$p" | tr -d ' ')
+		[ -n "$pp" ] && [ "$(ps -o comm= -p "$pp")" != dbench ] || continue
+		echo "$p"
+		return 0
+	done
+	return 1
+}
+
+# The NFS test files (nfs.bats, nfs4.bats, nfs_engine.bats; the server is
+# tests/lib/nfs.sh's):
+# dbench -B nfs against the file's server, in its network namespace.  A
+# long reply timeout: a loaded machine (CI runs tests in parallel) can make
+# ganesha's COMMIT3 take seconds; the tests of a dead or frozen server set
+# their own.
+nfs_dbench() {
+	run --separate-stderr nfs_ns_exec timeout 120 "$DBENCH" -B nfs --server 127.0.0.1 \
+		--export /export --nfs-timeout 30 "$@"
+}
+
+# The export holds nothing (the run removed what it made).
+assert_export_empty() {
+	local left
+
+	left=$(find "$NFS_EXPORT_DIR" -mindepth 1 | head)
+	[ -z "$left" ] || { echo "left on the export: $left"; return 1; }
+}

@@ -43,24 +43,6 @@ teardown() {
 	remove_tmp
 }
 
-# dbench -B nfs against our server, inside its network namespace; the
-# loadfile is copied to $T first so that assert_no_procs finds our clients.
-nfs_dbench() {
-	# a long reply timeout: a loaded machine (CI runs tests in parallel)
-	# can make ganesha's COMMIT3 take seconds; the tests of a dead or
-	# frozen server set their own
-	run --separate-stderr nfs_ns_exec timeout 120 "$DBENCH" -B nfs --server 127.0.0.1 \
-		--export /export --nfs-timeout 30 "$@"
-}
-
-# the export holds nothing (the run removed what it made)
-assert_export_empty() {
-	local left
-
-	left=$(find "$NFS_EXPORT_DIR" -mindepth 1 | head)
-	[ -z "$left" ] || { echo "left on the export: $left"; return 1; }
-}
-
 # the op table of $output has the op, with a count of at least 1
 has_op() {
 	local re=$'\n '"$1"' +[1-9][0-9]* '

@@ -40,15 +40,7 @@ teardown() {
 }
 
 nfs4_dbench() {
-	run --separate-stderr nfs_ns_exec timeout 120 "$DBENCH" -B nfs --nfs-version 4 \
-		--server 127.0.0.1 --export /export --nfs-timeout 30 "$@"
-}
-
-assert_export_empty() {
-	local left
-
-	left=$(find "$NFS_EXPORT_DIR" -mindepth 1 | head)
-	[ -z "$left" ] || { echo "left on the export: $left"; return 1; }
+	nfs_dbench --nfs-version 4 "$@"
 }
 
 @test "nfs4: the default loadfile over NFSv4, 1 client, no mismatch" {

@@ -36,32 +36,6 @@ teardown() {
 	remove_tmp
 }
 
-# dbench -B nfs against the file's server, in its network namespace
-nfs_dbench() {
-	run --separate-stderr nfs_ns_exec timeout 120 "$DBENCH" -B nfs --server 127.0.0.1 \
-		--export /export --nfs-timeout 30 "$@"
-}
-
-assert_export_empty() {
-	local left
-	left=$(find "$NFS_EXPORT_DIR" -mindepth 1 | head)
-	[ -z "$left" ] || { echo "left on the export: $left"; return 1; }
-}
-
-# The run's parent: the dbench (its command line naming $1) whose parent
-# is not a dbench (nfs_ns_exec runs it under timeout, in the namespace).
-run_parent() {
-	local p pp
-	for p in $(pgrep -f -- "$1"); do
-		[ "$(ps -o comm= -p "$p")" = dbench ] || continue
-		pp=$(ps -o ppid= -p "$p" | tr -d ' ')
-		[ -n "$pp" ] && [ "$(ps -o comm= -p "$pp")" != dbench ] || continue
-		echo "$p"
-		return 0
-	done
-	return 1
-}
-
 # The file's tests share the server: after a run against a stopped server
 # (which cannot remove its tree), the next tests start on an empty export.
 nfs_wipe() {
@@ -69,10 +43,6 @@ nfs_wipe() {
 	nfs_ns_exec timeout 60 "$DBENCH" -B nfs --server 127.0.0.1 --export /export \
 		-c "$T/wipe.txt" --run-once 1 >/dev/null 2>&1 || true
 	assert_export_empty
-}
-
-json_shape() {
-	jq -r '[paths | map(if type == "number" then "[]" else . end) | join(".")] | unique | .[]' "$1"
 }
 
 @test "nfs engine: NFSv3 and NFSv4, 2 processes of 12 clients: sane runs shaped as a process per client" {
