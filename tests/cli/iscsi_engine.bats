@@ -1,0 +1,182 @@
+#!/usr/bin/env bats
+# iscsi_engine.bats - the iscsi backend's asynchronous form
+# (--clients-per-process N: the clients of a process on one event loop,
+# each with a command in flight; backend.h "the asynchronous form") against
+# a real tgtd (tests/lib/tgtd.sh, as iscsi.bats): results shaped as a
+# process per client, a session a client or one a process
+# (--iscsi-session shared), statuses and sense checked as on the
+# synchronous path, a target that goes away mid-run, SIGINT.
+#
+# Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
+
+load helpers
+bats_require_minimum_version 1.5.0
+
+setup() {
+	source "$BATS_TEST_DIRNAME/../lib/tgtd.sh"
+	make_tmp
+	"$DBENCH" --help | grep -q -- '--iscsi=' || skip "dbench was built without the iscsi backend"
+	local rc=0
+	tgtd_start "$T" || rc=$?
+	[ "$rc" -eq "$SRV_SKIP" ] && skip "cannot run tgtd here (see the output)"
+	[ "$rc" -eq 0 ]
+	cp "$DBENCH_SRCDIR/loadfiles/iscsi-randread.load" "$T/"
+}
+
+teardown() {
+	local pid=$TGTD_PID
+
+	# a test that froze tgtd must not leave it stopped
+	[ -n "$pid" ] && kill -CONT "$pid" 2>/dev/null
+	tgtd_stop
+	if [ -n "$pid" ] && srv_alive "$pid"; then
+		echo "tgtd $pid is still running" >&2
+		return 1
+	fi
+	remove_tmp
+}
+
+# dbench -B iscsi against our target, in its namespace (the loadfile is
+# in $T, so assert_no_procs finds the run's processes).
+iscsi_dbench() {
+	run --separate-stderr ip netns exec "$TGTD_NS" timeout 120 "$DBENCH" -B iscsi \
+		--iscsi="$TGTD_URL" "$@"
+	echo "$output"
+	echo "$stderr"
+}
+
+# The sessions (I_T nexuses) the target has now.
+sessions() {
+	tgtd_adm --op show --mode target | grep -c 'I_T nexus:' || true
+}
+
+# sessions_are N: the target has N sessions.
+sessions_are() {
+	[ "$(sessions)" -eq "$1" ]
+}
+
+# A run of -t 100 in the background (output in $T/out, $T/err), its pid in
+# BG; waits for its first progress line.
+start_bg_run() {
+	ip netns exec "$TGTD_NS" timeout 120 "$DBENCH" -B iscsi --iscsi="$TGTD_URL" \
+		-c "$T/iscsi-randread.load" -t 100 --warmup 0 "$@" >"$T/out" 2>"$T/err" &
+	BG=$!
+	wait_running "$T/out"
+}
+
+@test "iscsi engine: 2 processes of 8 clients, every READ10 checked, results and JSON shaped as 16 processes" {
+	iscsi_dbench -c "$T/iscsi-randread.load" --run-once --clients-per-process 8 \
+		--json "$T/engine.json" 2
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ $'\n'" READ10 "+16000" " ]]
+	[[ "$output" =~ $'\n'" TESTUNITRDY "+16" " ]]
+	[[ "$output" =~ ", 0 mismatches," ]]
+	[[ "${lines[-1]}" == *" 16 clients  2 procs "* ]]
+	[ "$(jq '.results.idle_clients' "$T/engine.json")" -eq 0 ]
+	[ "$(jq '.results.failed_clients' "$T/engine.json")" -eq 0 ]
+	# the latency runs from submit to completion: it is there, and sane
+	assert_max_latency_at_least "$T/engine.json" 1
+	iscsi_dbench -c "$T/iscsi-randread.load" --run-once --json "$T/procs.json" 16
+	[ "$status" -eq 0 ]
+	diff <(json_shape "$T/procs.json") <(json_shape "$T/engine.json")
+	assert_no_procs
+}
+
+@test "iscsi engine: a session a client by default, one a process with --iscsi-session shared" {
+	local rc
+	start_bg_run --clients-per-process 8 2
+	# 16 clients, 16 sessions (and the parent's probe logged out)
+	wait_for -t 10 "16 sessions on the target" sessions_are 16
+	kill -INT "$(run_parent "$T/iscsi-randread.load")"
+	rc=0
+	wait "$BG" || rc=$?
+	[ "$rc" -eq 130 ]
+	wait_for -t 10 "the sessions to end" sessions_are 0
+	start_bg_run --clients-per-process 8 --iscsi-session shared 2
+	wait_for -t 10 "2 sessions on the target" sessions_are 2
+	kill -INT "$(run_parent "$T/iscsi-randread.load")"
+	rc=0
+	wait "$BG" || rc=$?
+	cat "$T/out" "$T/err"
+	[ "$rc" -eq 130 ]
+	# the clients ran their commands on the 2 sessions together
+	grep -q "16 clients  2 procs" "$T/out"
+	wait_for -t 10 "the sessions to end" sessions_are 0
+	assert_no_procs
+}
+
+@test "iscsi engine: shared sessions, every READ10 checked, 0 mismatches" {
+	iscsi_dbench -c "$T/iscsi-randread.load" --run-once --clients-per-process 16 \
+		--iscsi-session shared --json "$T/shared.json" 2
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ $'\n'" READ10 "+32000" " ]]
+	[[ "$output" =~ ", 0 mismatches," ]]
+	[ "$(jq '.results.idle_clients' "$T/shared.json")" -eq 0 ]
+	[ "$(jq '.results.failed_clients' "$T/shared.json")" -eq 0 ]
+	assert_no_procs
+}
+
+@test "iscsi engine: statuses and sense are checked as on the synchronous path" {
+	loadfile sense.load <<'EOF'
+READ16 0 8 0xe0 0 CHECK_CONDITION/ILLEGAL_REQUEST
+READ16 0 8 0xe0 0 0x02
+READCAPACITY10 8 0 ERROR
+READ10 0 8 0 0 0x00
+READ16 0 8 0xe0 0 CHECK_CONDITION/NOT_READY
+READ10 0 8 0 0 RESERVATION_CONFLICT
+EOF
+	for mode in client shared; do
+		iscsi_dbench -c "$T/sense.load" --run-once --clients-per-process 2 --iscsi-session "$mode" 1
+		[ "$status" -eq 1 ]
+		[ "$(grep -c "sense.load:5: READ16 expected CHECK_CONDITION/NOT_READY, got CHECK_CONDITION/ILLEGAL_REQUEST/0x" <<<"$stderr")" -eq 2 ]
+		[ "$(grep -c "sense.load:6: READ10 expected RESERVATION_CONFLICT, got GOOD" <<<"$stderr")" -eq 2 ]
+		[[ "$output" =~ ", 4 mismatches," ]]
+	done
+}
+
+@test "iscsi engine: a target that goes away mid-run ends the run non-zero within seconds, both session modes" {
+	local rc
+	for mode in client shared; do
+		start_bg_run --clients-per-process 4 --iscsi-session "$mode" 2
+		tgtd_stop
+		SECONDS=0
+		rc=0
+		wait "$BG" || rc=$?
+		cat "$T/out" "$T/err"
+		[ "$rc" -eq 1 ]
+		[ "$SECONDS" -lt 20 ]
+		grep -q "client [0-7] failed: iscsi: the session to the target failed" "$T/err"
+		assert_no_procs
+		[ "$mode" = shared ] && break
+		rc=0
+		tgtd_start "$T" || rc=$?
+		[ "$rc" -eq 0 ]
+	done
+}
+
+@test "iscsi engine: a target that stops answering: the commands in flight are given up after --grace, counted, reported" {
+	local rc=0
+	ip netns exec "$TGTD_NS" timeout 120 "$DBENCH" -B iscsi --iscsi="$TGTD_URL" \
+		-c "$T/iscsi-randread.load" -t 4 --warmup 0 --grace 2 --clients-per-process 4 \
+		--json "$T/r.json" 2 >"$T/out" 2>"$T/err" &
+	BG=$!
+	wait_running "$T/out"
+	kill -STOP "$TGTD_PID"
+	SECONDS=0
+	wait "$BG" || rc=$?
+	kill -CONT "$TGTD_PID"
+	cat "$T/out" "$T/err"
+	[ "$rc" -eq 1 ]
+	[ "$SECONDS" -lt 30 ]
+	# each of the 8 clients had a READ10 in flight: given up, counted
+	[ "$(grep -c "given up [0-9]* s after the end of the run (--grace 2)" "$T/err")" -eq 8 ]
+	[ "$(jq '.results.failed_clients' "$T/r.json")" -eq 8 ]
+	assert_max_latency_at_least "$T/r.json" 2e9
+	assert_no_procs
+}
+
+@test "iscsi engine: --iscsi-session takes client or shared: anything else is one line, exit 2" {
+	iscsi_dbench -c "$T/iscsi-randread.load" --run-once --iscsi-session many 1
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbench: --iscsi-session: 'many' is not client or shared" ]
+}
