@@ -5,30 +5,35 @@
 # to compare.  Needs root (tgtd runs in namespaces, tests/lib/tgtd.sh).
 #
 #   bench/iscsi.sh [DBENCH]       DBENCH defaults to build/src/dbench
-#   SECS=10 CLIENTS="1 4 16" REPS=3 bench/iscsi.sh
+#   SECS=10 INFLIGHT="4 16 32" REPS=3 bench/iscsi.sh
 #
-# dbench runs N clients, each with a session of its own and one READ10 in
-# flight (loadfiles/iscsi-randread.load: READ10 */8 8, a random 4 KiB-
-# aligned LBA anywhere on the LUN); iscsi-perf runs one session with N
-# requests in flight (-m N -b 8 -r: random LBAs, 8 blocks), and, as a
-# second reference with dbench's shape, N iscsi-perf processes with one
-# request in flight each (N sessions, as many initiators as dbench has).  The LUN is a
-# 1 GiB file on a tmpfs, so the target serves from memory.  The three
-# alternate, REPS rounds for each N; the table gives each one's median
-# IOPS, dbench's ratio to both references, and each one's client CPU per
+# For each N (commands in flight), each round runs, in this order:
+#   A  iscsi-perf -m N -b 8 -r: one session, N requests queued on it;
+#   B  dbench, one process of N clients on its event loop sharing one
+#      session (--clients-per-process N --iscsi-session shared 1): the
+#      shape of A;
+#   C  the same with a session a client (--iscsi-session client, the
+#      default);
+#   D  dbench, N processes of one client each (a process per command in
+#      flight, as before the event loop).
+# dbench's clients run loadfiles/iscsi-randread.load (READ10 */8 8: a
+# random 4 KiB-aligned LBA anywhere on the LUN), each with one READ10 in
+# flight.  The LUN is a 1 GiB file on a tmpfs, so the target serves from
+# memory.  The rounds alternate (A B C D A B C D ...); the table gives each
+# one's median IOPS, dbench's ratios to A, and each one's client CPU per
 # I/O (user + system of the initiator processes over their whole run:
-# dbench's "Client CPU" line, iscsi-perf's /usr/bin/time).  The order in
-# each round is iscsi-perf -m N, N x iscsi-perf, dbench.  These 2-core
-# machines are shared and noisy: the target and the initiators compete for
-# the same cores, so look at medians and ratios, not at single runs; the
-# raw figures go to stderr.
+# dbench's "Client CPU" line, iscsi-perf's /usr/bin/time).  The load
+# (uptime) before and after is printed: these 2-core machines are shared
+# and noisy, the target and the initiators compete for the same cores, so
+# look at medians and ratios, not at single runs; the raw figures go to
+# stderr.
 #
 # Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DBENCH=$(realpath "${1:-build/src/dbench}")
 SECS=${SECS:-10}
-CLIENTS=${CLIENTS:-1 4 16}
+INFLIGHT=${INFLIGHT:-${CLIENTS:-4 16 32}}
 REPS=${REPS:-3}
 LOADFILE=$(realpath loadfiles/iscsi-randread.load)
 [ -x "$DBENCH" ] || { echo "bench: build first ($DBENCH)" >&2; exit 2; }
@@ -54,10 +59,10 @@ dd if=/dev/urandom of="$W/fs/lun.img" bs=1M count=1024 conv=notrunc status=none
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-# one dbench run: "IOPS CPU-us-per-IO"
+# one dbench run, its arguments after the loadfile's: "IOPS CPU-us-per-IO"
 run_dbench() {
 	ip netns exec "$TGTD_NS" "$DBENCH" -B iscsi --iscsi="$TGTD_URL" -c "$LOADFILE" \
-		-t "$SECS" --warmup 1 "$1" >"$W/dbench.out" 2>&1 || {
+		-t "$SECS" --warmup 1 "$@" >"$W/dbench.out" 2>&1 || {
 		cat "$W/dbench.out" >&2
 		return 1
 	}
@@ -72,7 +77,7 @@ run_perf() {
 	ip netns exec "$TGTD_NS" /usr/bin/time -f "CPU %U %S" -o "$W/perf.time" \
 		timeout -s INT "$((SECS + 1))" iscsi-perf -m "$1" -b 8 -r "$TGTD_URL" \
 		>"$W/perf.out" 2>&1 || true
-	tr '\r' '\n' <"$W/perf.out" | awk -v secs="$((SECS + 1))" -v tf="$W/perf.time" '
+	tr '\r' '\n' <"$W/perf.out" | awk -v tf="$W/perf.time" '
 		/iops average/ { for (i = 1; i <= NF; i++) if ($i == "average") iops = $(i + 1); n++ }
 		END {
 			while ((getline line < tf) > 0)
@@ -81,54 +86,30 @@ run_perf() {
 		}'
 }
 
-# N iscsi-perf processes with one request in flight each, N sessions as
-# dbench has: "IOPS CPU-us-per-IO" summed over them
-run_perf_sessions() {
-	local i pids=()
+col() { cut -d' ' -f"$2" "$W/$1" | median; }
 
-	for (( i = 0; i < $1; i++ )); do
-		ip netns exec "$TGTD_NS" /usr/bin/time -f "CPU %U %S" -o "$W/perf.time.$i" \
-			timeout -s INT "$((SECS + 1))" iscsi-perf -i "iqn.2026-01.org.dbench.bench:perf-$i" \
-			-m 1 -b 8 -r "$TGTD_URL" >"$W/perf.out.$i" 2>&1 &
-		pids+=($!)
-	done
-	wait "${pids[@]}" || true
-	for (( i = 0; i < $1; i++ )); do
-		tr '\r' '\n' <"$W/perf.out.$i" | awk -v tf="$W/perf.time.$i" '
-			/iops average/ { for (k = 1; k <= NF; k++) if ($k == "average") iops = $(k + 1); n++ }
-			END {
-				while ((getline line < tf) > 0)
-					if (split(line, f, " ") == 3 && f[1] == "CPU") cpu = f[2] + f[3]
-				print iops + 0, cpu + 0, iops * n
-			}'
-	done | awk '{ iops += $1; cpu += $2; ios += $3 } END { printf "%.0f %.2f\n", iops, ios ? cpu / ios * 1e6 : 0 }'
-}
-
-echo "4 KiB random reads (READ10, 8 x 512-byte blocks) from a 1 GiB tgtd LUN on tmpfs; ${SECS} s a run, $REPS rounds"
+echo "4 KiB random reads (READ10, 8 x 512-byte blocks) from a 1 GiB tgtd LUN on tmpfs; ${SECS} s a run, $REPS rounds (A B C D ...)"
 echo "tgtd $(tgtd --version 2>/dev/null | head -1), $(iscsi-perf 2>&1 | grep -o 'iscsi-perf version [0-9.]*'); $(nproc) CPUs: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
-printf "\n%9s  %15s %15s %12s %7s %7s  %9s %9s %9s\n" "in flight" "iscsi-perf -m N" "N x iscsi-perf" "dbench N" \
-	"ratio" "ratio" "us/IO" "us/IO" "us/IO"
-printf "%9s  %15s %15s %12s %7s %7s  %9s %9s %9s\n" "" "(1 session)" "(N sessions)" "(N sess.)" "d/-m N" "d/N x" \
-	"-m N" "N x" "dbench"
-for n in $CLIENTS; do
-	: >"$W/a"
-	: >"$W/b"
-	: >"$W/c"
+echo "load before: $(uptime)"
+echo "A: iscsi-perf -m N (1 session); B: dbench 1 process x N clients, 1 shared session;"
+echo "C: dbench 1 process x N clients, a session each; D: dbench N processes"
+printf "\n%9s  %8s %8s %8s %8s  %6s %6s %6s  %7s %7s %7s %7s\n" "in flight" "A IOPS" "B IOPS" "C IOPS" "D IOPS" \
+	"B/A" "C/A" "D/A" "A us/IO" "B us/IO" "C us/IO" "D us/IO"
+for n in $INFLIGHT; do
+	for f in a b c d; do : >"$W/$f"; done
 	for (( r = 0; r < REPS; r++ )); do
 		run_perf "$n" >>"$W/a"
-		run_perf_sessions "$n" >>"$W/c"
-		run_dbench "$n" >>"$W/b"
+		run_dbench --clients-per-process "$n" --iscsi-session shared 1 >>"$W/b"
+		run_dbench --clients-per-process "$n" 1 >>"$W/c"
+		run_dbench "$n" >>"$W/d"
 	done
-	{
-		echo "raw $n iscsi-perf -m $n: $(cut -d' ' -f1 "$W/a" | tr '\n' ' ')"
-		echo "raw $n $n x iscsi-perf -m 1: $(cut -d' ' -f1 "$W/c" | tr '\n' ' ')"
-		echo "raw $n dbench: $(cut -d' ' -f1 "$W/b" | tr '\n' ' ')"
-	} >&2
-	a=$(cut -d' ' -f1 "$W/a" | median)
-	b=$(cut -d' ' -f1 "$W/b" | median)
-	c=$(cut -d' ' -f1 "$W/c" | median)
-	printf "%9d  %15.0f %15.0f %12.0f %7.2f %7.2f  %9.1f %9.1f %9.1f\n" "$n" "$a" "$c" "$b" \
-		"$(echo "$b / $a" | bc -l)" "$(echo "$b / $c" | bc -l)" \
-		"$(cut -d' ' -f2 "$W/a" | median)" "$(cut -d' ' -f2 "$W/c" | median)" \
-		"$(cut -d' ' -f2 "$W/b" | median)"
+	for f in a b c d; do
+		echo "raw $n $f: IOPS $(cut -d' ' -f1 "$W/$f" | tr '\n' ' ')us/IO $(cut -d' ' -f2 "$W/$f" | tr '\n' ' ')"
+	done >&2
+	a=$(col a 1) b=$(col b 1) c=$(col c 1) d=$(col d 1)
+	printf "%9d  %8.0f %8.0f %8.0f %8.0f  %6.2f %6.2f %6.2f  %7.1f %7.1f %7.1f %7.1f\n" "$n" "$a" "$b" "$c" "$d" \
+		"$(echo "$b / $a" | bc -l)" "$(echo "$c / $a" | bc -l)" "$(echo "$d / $a" | bc -l)" \
+		"$(col a 2)" "$(col b 2)" "$(col c 2)" "$(col d 2)"
 done
+echo
+echo "load after: $(uptime)"
