@@ -237,3 +237,37 @@ assert_export_empty() {
 	left=$(find "$NFS_EXPORT_DIR" -mindepth 1 | head)
 	[ -z "$left" ] || { echo "left on the export: $left"; return 1; }
 }
+
+# The iSCSI test files (iscsi.bats, iscsi_engine.bats): each test its own
+# tgtd (tests/lib/tgtd.sh) in a network namespace, with $T.
+iscsi_setup() {
+	source "$BATS_TEST_DIRNAME/../lib/tgtd.sh"
+	make_tmp
+	"$DBENCH" --help | grep -q -- '--iscsi=' || skip "dbench was built without the iscsi backend"
+	local rc=0
+	tgtd_start "$T" || rc=$?
+	[ "$rc" -eq "$SRV_SKIP" ] && skip "cannot run tgtd here (see the output)"
+	[ "$rc" -eq 0 ]
+}
+
+iscsi_teardown() {
+	local pid=$TGTD_PID
+
+	# a test that froze tgtd must not leave it stopped
+	if [ -n "$pid" ]; then kill -CONT "$pid" 2>/dev/null || true; fi
+	tgtd_stop
+	if [ -n "$pid" ] && srv_alive "$pid"; then
+		echo "tgtd $pid is still running" >&2
+		return 1
+	fi
+	remove_tmp
+}
+
+# dbench -B iscsi against the test's target, inside its network namespace
+# (the loadfile is in $T, so assert_no_procs finds the run's processes).
+iscsi_dbench() {
+	run --separate-stderr ip netns exec "$TGTD_NS" timeout 120 "$DBENCH" -B iscsi \
+		--iscsi="$TGTD_URL" "$@"
+	echo "$output"
+	echo "$stderr"
+}

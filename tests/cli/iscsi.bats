@@ -11,34 +11,12 @@ load helpers
 bats_require_minimum_version 1.5.0
 
 setup() {
-	source "$BATS_TEST_DIRNAME/../lib/tgtd.sh"
-	make_tmp
-	"$DBENCH" --help | grep -q -- '--iscsi=' || skip "dbench was built without the iscsi backend"
+	iscsi_setup
 	LOADFILES=$DBENCH_SRCDIR/loadfiles
-	local rc=0
-	tgtd_start "$T" || rc=$?
-	[ "$rc" -eq "$SRV_SKIP" ] && skip "cannot run tgtd here (see the output)"
-	[ "$rc" -eq 0 ]
 }
 
 teardown() {
-	local pid=$TGTD_PID
-
-	tgtd_stop
-	if [ -n "$pid" ] && srv_alive "$pid"; then
-		echo "tgtd $pid is still running" >&2
-		return 1
-	fi
-	remove_tmp
-}
-
-# dbench -B iscsi against our target, inside its network namespace (the
-# loadfile is in $T, so assert_no_procs finds our clients).
-iscsi_dbench() {
-	run --separate-stderr ip netns exec "$TGTD_NS" timeout 120 "$DBENCH" -B iscsi \
-		--iscsi="$TGTD_URL" "$@"
-	echo "$output"
-	echo "$stderr"
+	iscsi_teardown
 }
 
 @test "iscsi: random 4 KiB reads, two clients, every status checked" {

@@ -13,36 +13,12 @@ load helpers
 bats_require_minimum_version 1.5.0
 
 setup() {
-	source "$BATS_TEST_DIRNAME/../lib/tgtd.sh"
-	make_tmp
-	"$DBENCH" --help | grep -q -- '--iscsi=' || skip "dbench was built without the iscsi backend"
-	local rc=0
-	tgtd_start "$T" || rc=$?
-	[ "$rc" -eq "$SRV_SKIP" ] && skip "cannot run tgtd here (see the output)"
-	[ "$rc" -eq 0 ]
+	iscsi_setup
 	cp "$DBENCH_SRCDIR/loadfiles/iscsi-randread.load" "$T/"
 }
 
 teardown() {
-	local pid=$TGTD_PID
-
-	# a test that froze tgtd must not leave it stopped
-	[ -n "$pid" ] && kill -CONT "$pid" 2>/dev/null
-	tgtd_stop
-	if [ -n "$pid" ] && srv_alive "$pid"; then
-		echo "tgtd $pid is still running" >&2
-		return 1
-	fi
-	remove_tmp
-}
-
-# dbench -B iscsi against our target, in its namespace (the loadfile is
-# in $T, so assert_no_procs finds the run's processes).
-iscsi_dbench() {
-	run --separate-stderr ip netns exec "$TGTD_NS" timeout 120 "$DBENCH" -B iscsi \
-		--iscsi="$TGTD_URL" "$@"
-	echo "$output"
-	echo "$stderr"
+	iscsi_teardown
 }
 
 # The sessions (I_T nexuses) the target has now.
@@ -175,7 +151,11 @@ EOF
 	assert_no_procs
 }
 
-@test "iscsi engine: --iscsi-session takes client or shared: anything else is one line, exit 2" {
+@test "iscsi engine: --help says iscsi is asynchronous and has --iscsi-session; a mode other than client or shared is one line, exit 2" {
+	run "$DBENCH" --help
+	[ "$status" -eq 0 ]
+	grep -A1 "^  iscsi " <<<"$output" | grep -q "asynchronous"
+	[[ "$output" == *"--iscsi-session=MODE"* ]]
 	iscsi_dbench -c "$T/iscsi-randread.load" --run-once --iscsi-session many 1
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "dbench: --iscsi-session: 'many' is not client or shared" ]
