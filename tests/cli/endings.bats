@@ -17,6 +17,8 @@ setup() {
 	small_loadfile
 }
 teardown() {
+	# (the FIFO's writer has no $T in its command line)
+	[ -z "${WRITER:-}" ] || kill "$WRITER" 2>/dev/null || :
 	[ -n "${T:-}" ] && pkill -KILL -f -- "$T" 2>/dev/null
 	remove_tmp
 }
@@ -112,15 +114,14 @@ json() {
 
 @test "a signal while the loadfile is read: one line, the error document, exit 128 + N" {
 	mkfifo "$T/fifo"
-	# a writer that opens the FIFO and never writes
+	# a writer that opens the FIFO and never writes (teardown ends it)
 	sleep 100 > "$T/fifo" &
-	local writer=$!
+	WRITER=$!
 	echo '{"stale": "an older run"}' > "$T/r.json"
 	start_dbench -B null -c "$T/fifo" -t 1 --json "$T/r.json" 1
 	wait_for -t 30 "dbench to open the FIFO" fifo_open
 	kill -USR1 "$DB_PID"
 	wait_dbench
-	kill "$writer"
 	[ "$rc" -eq 138 ]
 	[ "$(cat "$T/err")" = "dbench: stopped by signal 10 (User defined signal 1) before the run started" ]
 	[ "$(json .exit_status)" -eq 138 ]

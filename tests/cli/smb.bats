@@ -230,10 +230,14 @@ L
 }
 
 # user_session_seen: smbstatus lists a session of $SMBD_USER on SMB2_10
-# (sets seen to its line), or the run ($pid) has ended.
+# (sets seen to its line) and the clients are running (a progress line: the
+# setup's own probe session is seen before any client starts, and a SIGINT
+# then ends the run with no report), or the run ($pid) has ended.
 user_session_seen() {
+	! srv_alive "$pid" && return 0
+	grep -q " execute " "$T/out" || return 1
 	seen=$(smbstatus -s "$SMBD_CONF" -b 2>/dev/null | grep -E "^[0-9]+ +$SMBD_USER .* SMB2_10 ")
-	[ -n "$seen" ] || ! srv_alive "$pid"
+	[ -n "$seen" ]
 }
 
 @test "smb: a password user on the private share; the server sees that user" {
@@ -242,7 +246,7 @@ user_session_seen() {
 	DBENCH_SMB_PASSWORD=$SMBD_PASS timeout 120 "$DBENCH" -B smb --smb-share "$PRIVATE" \
 		--smb-user "$SMBD_USER" --smb-protocol SMB2_10 -t 60 --warmup 0 1 >"$T/out" 2>"$T/err" &
 	local pid=$! seen= st=0
-	wait_for -t 60 "smbstatus to show $SMBD_USER on SMB2_10, or the run to end" user_session_seen
+	wait_for -t 60 "a progress line and smbstatus to show $SMBD_USER on SMB2_10, or the run to end" user_session_seen
 	kill -INT "$pid"
 	wait "$pid" || st=$?
 	cat "$T/out" "$T/err"

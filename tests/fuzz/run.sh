@@ -69,7 +69,7 @@ frame_seeds() {
 }
 
 lib="$top/src/loadfile.c $top/src/loadfile_read.c $top/src/sha256.c $top/src/util.c $top/src/numexpr.c
-	$top/src/status.c $top/src/op.c"
+	$top/src/status.c $top/src/op.c $top/src/paths.c"
 rc=0
 for t in $targets; do
 	corpus=$work/corpus-$t
