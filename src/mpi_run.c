@@ -30,7 +30,6 @@
 #include "latency.h"
 #include "mpi_run.h"
 #include "options.h"
-#include "run.h"
 #include "signals.h"
 #include "util.h"
 
@@ -313,7 +312,7 @@ static void wait_limit(MPI_Request *req, const int *who, int n, const char *what
 		if (done)
 			return;
 		now = now_ns();
-		run_alive();
+		signals_run_alive();
 		if (now - prev > NSEC_PER_SEC) {
 			/* this rank was stopped: it is the silent one */
 			namer = false;
@@ -323,7 +322,7 @@ static void wait_limit(MPI_Request *req, const int *who, int n, const char *what
 		if (end_told() && limit != UINT64_MAX / 2) {
 			/* rank 0 has said why the job ends: stop the clients and
 			 * remove what they made, then wait for mpirun's end */
-			run_abort_cleanup();
+			signals_run_end_now();
 			namer = false;
 			now = now_ns();
 			start = now;
@@ -357,7 +356,7 @@ static void wait_limit(MPI_Request *req, const int *who, int n, const char *what
 	tell_end(NULL);
 	/* the other ranks that still answer clean up as this one does; the
 	 * silent one's clients are ended by mpirun and remove their trees */
-	run_abort_cleanup();
+	signals_run_end_now();
 	MPI_Abort(MPI_COMM_WORLD, EXIT_RUN_FAILED);
 	_exit(EXIT_RUN_FAILED);
 }

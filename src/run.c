@@ -219,8 +219,8 @@ static int count_state(struct shared *sh, int state)
 }
 
 /*
- * The run in progress, for run_abort_cleanup(): set while this rank's
- * clients may be alive (from the fork to the final cleanup).
+ * The run in progress, for end_now(): set while this rank's clients may
+ * be alive (from the fork to the final cleanup).
  */
 static struct {
 	struct procs *pr;
@@ -231,13 +231,9 @@ static struct {
 	bool cleaned;		/* the final cleanup ran */
 } live;
 
-void run_alive(void)
-{
-	if (live.sh)
-		region_parent_alive(live.sh, now_ns());
-}
-
-void run_abort_cleanup(void)
+/* --mpi: the job is being ended (signals_run_end_now() in mpi_run.c):
+ * stop the clients now and remove what the run made. */
+static void end_now(void)
 {
 	uint64_t start = now_ns(), grace_ns = (uint64_t)options.grace * NSEC_PER_SEC;
 
@@ -513,6 +509,7 @@ void run_benchmark(const struct program *prog, const struct backend *be, const v
 	live.be = be;
 	live.be_opt = be_opt;
 	live.cleaned = false;
+	signals_run_begin(sh, end_now);
 	if (!clients_ready(&pr, sh, res)) {
 		abandon_start(&pr, sh, release[1], res);
 		free(pr.pid);	/* nothing was released, so nothing was made */

@@ -33,16 +33,6 @@ struct run_result {
 void run_benchmark(const struct program *prog, const struct backend *be, const void *be_opt,
 		   struct shared *sh, struct run_result *res);
 
-/* --mpi: the job is being ended (a rank fell silent for --mpi-timeout):
- * stop this rank's clients (each removes its own tree; one that does not
- * within --grace is killed) and remove what the run made, as the end of a
- * run would; does nothing outside a run or once its cleanup is done. */
-void run_abort_cleanup(void);
-
-/* --mpi: the parent is alive (while it waits for the other ranks), so that
- * its clients, which stop when it is silent for --mpi-timeout, go on. */
-void run_alive(void);
-
 /* Window length in seconds. */
 static inline double run_window(const struct run_result *res)
 {

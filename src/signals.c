@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "region.h"
 #include "signals.h"
 #include "util.h"
 
@@ -33,6 +34,12 @@ static volatile sig_atomic_t client_signal;	/* a client process: the same */
 static volatile uint64_t client_signal_ns;	/* when client_signal came */
 static volatile int client_stop;		/* a client process: stop its clients */
 static volatile sig_atomic_t cont_seen;		/* --mpi: SIGCONT seen */
+
+/* --mpi: the run in progress (signals_run_begin) */
+static struct {
+	struct shared *sh;
+	void (*end_now)(void);
+} run;
 
 static void on_parent_signal(int sig)
 {
@@ -159,4 +166,22 @@ bool signals_cont_seen(void)
 void signals_cont_forget(void)
 {
 	cont_seen = 0;
+}
+
+void signals_run_begin(struct shared *sh, void (*end_now)(void))
+{
+	run.sh = sh;
+	run.end_now = end_now;
+}
+
+void signals_run_alive(void)
+{
+	if (run.sh)
+		region_parent_alive(run.sh, now_ns());
+}
+
+void signals_run_end_now(void)
+{
+	if (run.end_now)
+		run.end_now();
 }

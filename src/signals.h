@@ -3,7 +3,10 @@
  * processes saw.  A handler only sets a flag (nothing else runs in one);
  * the parent's side of a run (run.c), the client processes
  * (client_process.c) and --mpi's exchanges (mpi_run.c) read the flags
- * here.
+ * here.  With --mpi, a run can also be ended from outside (the job ends):
+ * run.c says here what run is in progress and how to end it, and
+ * mpi_run.c, which blocks the parent while it waits for the other ranks,
+ * keeps the run alive or ends it through here, not through run.c.
  *
  * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
  */
@@ -12,6 +15,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+
+struct shared;
 
 /* The stop signals: SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGALRM, SIGTERM,
  * SIGUSR1, SIGUSR2 (dbench(1) SIGNALS); SIGINT and SIGTERM always, the
@@ -64,5 +69,23 @@ void signals_cont_catch(void);
 /* Has a SIGCONT come since the last signals_cont_forget()? */
 bool signals_cont_seen(void);
 void signals_cont_forget(void);
+
+/* ---- --mpi: the run in progress ---- */
+
+/* run.c, as it forks the clients: the run's shared region, and end_now,
+ * which stops the run's clients at once (each removes its own tree; one
+ * that does not within --grace is killed) and removes what the run made,
+ * as the end of a run would; end_now does nothing outside a run or once
+ * its cleanup is done. */
+void signals_run_begin(struct shared *sh, void (*end_now)(void));
+
+/* mpi_run.c, while it waits for the other ranks: the parent is alive, so
+ * that its clients, which stop when it is silent for --mpi-timeout, go on.
+ * Nothing before the first run. */
+void signals_run_alive(void);
+
+/* mpi_run.c: the job is being ended (a rank fell silent for
+ * --mpi-timeout): end the run in progress (end_now above), if any. */
+void signals_run_end_now(void);
 
 #endif
