@@ -150,6 +150,16 @@ static const char *check_directory(poptContext pc, const char *dir)
 	return dir;
 }
 
+/* Is dir the default of be's directory option, not popt's copy of an
+ * argument? */
+static bool directory_is_default(const struct backend *be, const char *dir)
+{
+	for (const struct backend_option *o = be->options; o && o->name; o++)
+		if (o->type == BOPT_DIRECTORY)
+			return dir == o->def;
+	return false;
+}
+
 /* A machine output file (--json, --csv-series) must be writable before
  * the run starts, so that a typo does not cost a whole run, and is never
  * a symbolic link (outfile.h).  Nothing is created here. */
@@ -791,8 +801,13 @@ static void derive_and_check(poptContext pc, const struct backend *be, void *be_
 			usage_error(pc, "no loadfile: give one with -c (looked for ./client.txt and %s/client.txt)",
 				    data_dir());
 	}
-	if ((be->flags & BACKEND_DIRECTORY) && !options.check_loadfile)
-		backend_set_directory(be, be_opt, check_directory(pc, backend_directory(be, be_opt)));
+	if ((be->flags & BACKEND_DIRECTORY) && !options.check_loadfile) {
+		const char *dir = backend_directory(be, be_opt), *abs = check_directory(pc, dir);
+
+		if (abs != dir && !directory_is_default(be, dir))
+			free((char *)dir);	/* popt's copy */
+		backend_set_directory(be, be_opt, abs);
+	}
 	if (options.json && options.csv_series && strcmp(options.json, "-") == 0 &&
 	    strcmp(options.csv_series, "-") == 0)
 		usage_error(pc, "--json - and --csv-series - cannot both have stdout");
