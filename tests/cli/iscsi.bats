@@ -45,7 +45,7 @@ teardown() {
 	[ "$(du -k "$T/lun.img" | cut -f1)" -gt 0 ]
 }
 
-@test "iscsi: status and sense are checked like any other status" {
+@test "iscsi: status and sense are checked like any other status, one client a process or on the event loop" {
 	loadfile sense.load <<'EOF'
 READ16 0 8 0xe0 0 CHECK_CONDITION/ILLEGAL_REQUEST
 READ16 0 8 0xe0 0 0x02
@@ -59,6 +59,15 @@ EOF
 	[[ "$stderr" =~ "sense.load:5: READ16 expected CHECK_CONDITION/NOT_READY, got CHECK_CONDITION/ILLEGAL_REQUEST/0x" ]]
 	[[ "$stderr" =~ "sense.load:6: READ10 expected RESERVATION_CONFLICT, got GOOD" ]]
 	[[ "$output" =~ ", 2 mismatches," ]]
+	# the same on the event loop (iscsi_engine.bats), 2 clients in one
+	# process, with a session each or one shared
+	for mode in client shared; do
+		iscsi_dbench -c "$T/sense.load" --run-once --clients-per-process 2 --iscsi-session "$mode" 1
+		[ "$status" -eq 1 ]
+		[ "$(grep -c "sense.load:5: READ16 expected CHECK_CONDITION/NOT_READY, got CHECK_CONDITION/ILLEGAL_REQUEST/0x" <<<"$stderr")" -eq 2 ]
+		[ "$(grep -c "sense.load:6: READ10 expected RESERVATION_CONFLICT, got GOOD" <<<"$stderr")" -eq 2 ]
+		[[ "$output" =~ ", 4 mismatches," ]]
+	done
 }
 
 @test "iscsi: persistent reservations, two clients, conflicts as the loadfile expects" {
