@@ -23,7 +23,7 @@
 #include "client_process.h"
 #include "engine.h"
 #include "options.h"
-#include "region.h"
+#include "region_atomic.h"
 #include "signals.h"
 #include "util.h"
 
