@@ -31,7 +31,7 @@
 
 #include "client.h"
 #include "engine.h"
-#include "region.h"
+#include "region_atomic.h"
 #include "util.h"
 
 enum engine_state {
