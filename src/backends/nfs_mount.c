@@ -91,6 +91,10 @@ static int nlm_connect(struct client *c, struct nfsb *nb)
 		snprintf(c->error, sizeof(c->error), "nfs: cannot create an RPC context for NLM");
 		return -1;
 	}
+	/* our calls have their own deadline (wait_reply): libnfs 6.0.2 gives a
+	 * new context a major timeout of "now", so its once-a-second scan
+	 * timed out whatever LOCK was pending then (as on the NFSv4 context) */
+	rpc_set_timeout(nb->nlm, -1);
 	snprintf(nb->nlm_host, sizeof(nb->nlm_host), "dbench");
 	snprintf(nb->nlm_owner, sizeof(nb->nlm_owner), "dbench.%d.%d", (int)getpid(), c->id);
 	reply_reset(nb, NULL);
