@@ -35,6 +35,8 @@ cleanup() {
 	rm -rf "$W"
 }
 trap cleanup EXIT
+# (an EXIT trap does not run when bash is killed by a signal it does not trap)
+trap 'exit 130' INT; trap 'exit 143' TERM
 mkdir "$W/fs"
 mount -t tmpfs -o size=1100m tmpfs "$W/fs"
 dd if=/dev/urandom of="$W/fs/disk.img" bs=1M count=$((SIZE >> 20)) status=none

@@ -23,6 +23,8 @@ DBENCH=$BUILD/src/dbench
 COMPARE=$BUILD/tools/dbench-compare
 W=$(mktemp -d /tmp/dbench-bench-compare.XXXXXX)
 trap 'rm -rf "$W"' EXIT
+# (an EXIT trap does not run when bash is killed by a signal it does not trap)
+trap 'exit 130' INT; trap 'exit 143' TERM
 mkdir -p "$W/d"
 DIR=${DIR:-$W/d}
 

@@ -40,6 +40,8 @@ mkdir "$W/fs"
 mount -t tmpfs -o size=8g tmpfs "$W/fs"
 cleanup() { umount "$W/fs" 2>/dev/null || true; rm -rf "$W"; }
 trap cleanup EXIT
+# (an EXIT trap does not run when bash is killed by a signal it does not trap)
+trap 'exit 130' INT; trap 'exit 143' TERM
 
 # Sum of an op table's counts (dbench 4.0 prints no total).
 table_ops() { awk '/^ -----/ { t = 1; next } t && NF == 4 && $2 ~ /^[0-9]+$/ { s += $2 } t && NF == 0 { t = 0 } END { print s + 0 }'; }

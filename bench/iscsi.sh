@@ -44,6 +44,8 @@ cleanup() {
 	rm -rf "$W"
 }
 trap cleanup EXIT
+# (an EXIT trap does not run when bash is killed by a signal it does not trap)
+trap 'exit 130' INT; trap 'exit 143' TERM
 mkdir "$W/fs"
 mount -t tmpfs -o size=1200m tmpfs "$W/fs"
 tgtd_start "$W/fs" 1G || { echo "bench: cannot start tgtd" >&2; exit 2; }

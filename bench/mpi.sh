@@ -64,6 +64,8 @@ cleanup() {
 	rm -rf "$W"
 }
 trap cleanup EXIT
+# (an EXIT trap does not run when bash is killed by a signal it does not trap)
+trap 'exit 130' INT; trap 'exit 143' TERM
 
 # NS=1: a bridge in ${P}sw; hosts h1 (head), h2, h3 (clients), srv at
 # ${NET}1..4; the agent mpirun uses as its remote shell.

@@ -56,6 +56,8 @@ cleanup() {
 	rm -rf "$W"
 }
 trap cleanup EXIT
+# (an EXIT trap does not run when bash is killed by a signal it does not trap)
+trap 'exit 130' INT; trap 'exit 143' TERM
 # The export on a tmpfs (ON_DISK=1: on /tmp's file system), so that the
 # figures are the server's and the client's, not the disk's.
 if [ "${ON_DISK:-0}" != 1 ]; then

@@ -45,6 +45,8 @@ cleanup() {
 	rm -rf "$W"
 }
 trap cleanup EXIT
+# (an EXIT trap does not run when bash is killed by a signal it does not trap)
+trap 'exit 130' INT; trap 'exit 143' TERM
 export NFS_PROTOCOLS=4
 nfs_ns_start >/dev/null || { echo "bench: cannot start ganesha: $NFS_ERROR" >&2; exit 2; }
 

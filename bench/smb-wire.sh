@@ -33,6 +33,8 @@ SMBD_EXTRA_CONF='[global]
 smbd_start || exit 2
 W=$(mktemp -d /tmp/dbench-bench-smbwire.XXXXXX)
 trap 'smbwire_stop; smbd_stop; rm -rf "$W"' EXIT
+# (an EXIT trap does not run when bash is killed by a signal it does not trap)
+trap 'exit 130' INT; trap 'exit 143' TERM
 SHARE=//127.0.0.1:$SMBD_PORT/share
 
 BEGIN_MARK='QUERY_PATH_INFORMATION "\dbench-mark-begin" 1004 NT_STATUS_OBJECT_NAME_NOT_FOUND'

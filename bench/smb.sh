@@ -39,6 +39,8 @@ MODES=${MODES:-plain sign-AES-128-GMAC sign-AES-128-CMAC sign-HMAC-SHA256 enc-AE
 smbd_start || exit 2
 W=$(mktemp -d /tmp/dbench-bench-smb.XXXXXX)
 trap 'smbd_stop; rm -rf "$W"' EXIT
+# (an EXIT trap does not run when bash is killed by a signal it does not trap)
+trap 'exit 130' INT; trap 'exit 143' TERM
 HZ=$(getconf CLK_TCK)
 export DBENCH_SMB_PASSWORD=$SMBD_PASS
 

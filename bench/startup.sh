@@ -33,6 +33,8 @@ command -v python3 >/dev/null || { echo "bench: needs python3" >&2; exit 2; }
 
 W=$(mktemp -d /tmp/dbench-startup.XXXXXX)
 trap 'rm -rf "$W"' EXIT
+# (an EXIT trap does not run when bash is killed by a signal it does not trap)
+trap 'exit 130' INT; trap 'exit 143' TERM
 
 if [ -z "$BEFORE" ]; then
 	echo "building $BEFORE_REV in $W/before ..." >&2

@@ -446,8 +446,9 @@ static int test_drip(const struct target *t, int argc, char **argv)
 /* deadline S: a frame's first byte, then one more every S/4 seconds (the
  * magic is complete after 3S/4, the rest of the header drips on and never
  * completes): with --request-timeout S the server must hang up S seconds
- * after the first byte (within 1 s), not S after some later part of the
- * frame, nor up to a receive timeout later. */
+ * after the first byte (within 1.5 s: a loaded CI machine was seen 1.1 s
+ * late), not S after some later part of the frame, nor up to a receive
+ * timeout later (the old server: 3S/4 + S at the earliest, 5.25 s for S=3). */
 static int test_deadline(const struct target *t, int argc, char **argv)
 {
 	double limit = (double)arg_long(argc, argv, 0, 2), step = limit / 4, t0, elapsed;
@@ -476,7 +477,7 @@ static int test_deadline(const struct target *t, int argc, char **argv)
 	if (recv(fd, &byte, 1, 0) > 0)
 		fail("deadline: the server sent a byte for a frame it never had");
 	close(fd);
-	if (elapsed < limit - 0.05 || elapsed > limit + 1)
+	if (elapsed < limit - 0.05 || elapsed > limit + 1.5)
 		fail("deadline: the server hung up %.2f s after the frame's first byte, not %.0f s", elapsed,
 		     limit);
 	printf("ok: the server hung up %.2f s after the frame's first byte\n", elapsed);
