@@ -5,11 +5,13 @@
  *
  * Modules are found and opened by module.c.  A backend module exports one
  * symbol, dbench_backend, pointing at its struct backend, whose first
- * field says which interface it was built for.  Every failure is one line:
- * unknown backend, module missing (with the package that has it, where
- * configure was told), a file that is not a whole shared object for this
- * machine (checked before dlopen, which would die of SIGBUS on a truncated
- * one), built for another dbench, or a library it needs missing (with the
+ * field says which interface it was built for; its required hooks and
+ * its option table are checked before it is used (as fio checks an
+ * engine's ops).  Every failure is one line: unknown backend, module
+ * missing (with the package that has it, where configure was told), a
+ * file that is not a whole shared object for this machine (checked before
+ * dlopen, which would die of SIGBUS on a truncated one), built for another
+ * dbench, lacking a required hook, or a library it needs missing (with the
  * Debian package that has it).
  *
  * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
@@ -29,7 +31,9 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "environment.h"
 #include "module.h"
+#include "netbench.h"
 #include "util.h"
 
 extern const struct backend fileio_backend;
@@ -81,12 +85,71 @@ static void add_entry(const struct backend *be, const char *name, const char *pa
 	list[n] = NULL;
 }
 
+/* The bytes an option's value takes in the block. */
+static size_t option_size(const struct backend_option *o)
+{
+	return o->type == BOPT_FLAG ? sizeof(int) : sizeof(const char *);
+}
+
+int backend_check(const struct backend *be, char *why, size_t whylen)
+{
+	static const struct {
+		size_t offset;
+		const char *name;
+	} required[] = {
+		{ offsetof(struct backend, setup), "setup" },
+		{ offsetof(struct backend, remove_tree), "remove_tree" },
+		{ offsetof(struct backend, exists), "exists" },
+	};
+	int ops = 0, dirs = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(required); i++) {
+		void *const *hook = (void *const *)((const char *)be + required[i].offset);
+
+		if (!*hook) {
+			snprintf(why, whylen, "the %s backend has no %s hook, which every backend needs",
+				 be->name, required[i].name);
+			return -1;
+		}
+	}
+	for (int id = 0; id < OP_COUNT; id++)
+		ops += be->op[id] != NULL;
+	if (!ops) {
+		snprintf(why, whylen, "the %s backend has no op handler (op[] is empty)", be->name);
+		return -1;
+	}
+	for (const struct backend_option *o = be->options; o && o->name; o++) {
+		if (o->offset + option_size(o) > be->options_size) {
+			snprintf(why, whylen, "the %s backend's option --%s lies outside its option block (options_size %zu)",
+				 be->name, o->name, be->options_size);
+			return -1;
+		}
+		dirs += o->type == BOPT_DIRECTORY;
+	}
+	if ((be->flags & BACKEND_FILES) && be->options_size < sizeof(struct nb_options)) {
+		snprintf(why, whylen, "the %s backend takes the file options, but its option block is smaller than struct nb_options",
+			 be->name);
+		return -1;
+	}
+	if ((be->flags & BACKEND_DIRECTORY) && dirs != 1) {
+		snprintf(why, whylen, "the %s backend works in a directory, but has %d BOPT_DIRECTORY options (not 1)",
+			 be->name, dirs);
+		return -1;
+	}
+	return 0;
+}
+
 static void init_builtin(void)
 {
+	char why[256];
+
 	if (entries)
 		return;
-	for (size_t i = 0; i < ARRAY_SIZE(builtin); i++)
-		add_entry(builtin[i], builtin[i]->name, NULL, NULL);
+	for (size_t i = 0; i < ARRAY_SIZE(builtin); i++) {
+		bool ok = backend_check(builtin[i], why, sizeof(why)) == 0;
+
+		add_entry(ok ? builtin[i] : NULL, builtin[i]->name, NULL, ok ? NULL : why);
+	}
 }
 
 static struct entry *entry_named(const char *name)
@@ -228,6 +291,7 @@ out:
 static const struct backend *load_module(const char *name, const char *path, char *why, size_t whylen)
 {
 	static const struct backend_abi want = BACKEND_ABI;
+	char problem[256];
 	const struct backend *const *sym;
 	const struct backend *be;
 	void *handle;
@@ -258,14 +322,19 @@ static const struct backend *load_module(const char *name, const char *path, cha
 	if (memcmp(&be->abi, &want, sizeof(want)) != 0) {
 		snprintf(why, whylen,
 			 "%s was built for another dbench (backend interface %u, sizes %u/%u/%u; this dbench: %u, %u/%u/%u): rebuild or reinstall it",
-			 path, be->abi.interface, be->abi.backend_size, be->abi.client_size, be->abi.options_size,
-			 want.interface, want.backend_size, want.client_size, want.options_size);
+			 path, be->abi.interface, be->abi.backend_size, be->abi.client_size, be->abi.run_info_size,
+			 want.interface, want.backend_size, want.client_size, want.run_info_size);
 		dlclose(handle);
 		return NULL;
 	}
 	if (!be->name || strcmp(be->name, name) != 0) {
 		snprintf(why, whylen, "%s is the module of backend '%s', not '%s'", path,
 			 be->name ? be->name : "(no name)", name);
+		dlclose(handle);
+		return NULL;
+	}
+	if (backend_check(be, problem, sizeof(problem)) < 0) {
+		snprintf(why, whylen, "%s: %s: rebuild or fix the module", path, problem);
 		dlclose(handle);
 		return NULL;
 	}
@@ -424,4 +493,45 @@ void backend_print_help(FILE *out)
 	module_each_built(print_not_installed, out);
 	fprintf(out, "Modules (" MODULE_PREFIX "NAME" MODULE_SUFFIX ") are looked for in %s%s\n", module_path(),
 		module_path_from_env() ? " ($DBENCH_MODULE_PATH)" : " (set DBENCH_MODULE_PATH to change)");
+}
+
+const char *backend_directory(const struct backend *be, const void *be_opt)
+{
+	for (const struct backend_option *o = be->options; be_opt && o && o->name; o++)
+		if (o->type == BOPT_DIRECTORY)
+			return *(const char *const *)((const char *)be_opt + o->offset);
+	return NULL;
+}
+
+void backend_set_directory(const struct backend *be, void *be_opt, const char *dir)
+{
+	for (const struct backend_option *o = be->options; be_opt && o && o->name; o++)
+		if (o->type == BOPT_DIRECTORY)
+			*(const char **)((char *)be_opt + o->offset) = dir;
+}
+
+static void options_to_environment(const struct backend_option *table, const void *block,
+				   struct environment *env)
+{
+	for (const struct backend_option *o = table; o && o->name; o++) {
+		const char *value;
+
+		if (!o->result_name)
+			continue;
+		if (o->type == BOPT_FLAG)
+			value = *(const int *)((const char *)block + o->offset) ? "yes" : "no";
+		else
+			value = *(const char *const *)((const char *)block + o->offset);
+		environment_add_option(env, o->result_name, value ? value : "");
+	}
+}
+
+void backend_options_to_environment(const struct backend *be, const void *be_opt,
+				    struct environment *env)
+{
+	if (!be_opt)
+		return;
+	if (be->flags & BACKEND_FILES)
+		options_to_environment(nb_file_options, be_opt, env);
+	options_to_environment(be->options, be_opt, env);
 }

@@ -1,14 +1,30 @@
 /*
- * backend.h - what a backend provides, and the client it works for.
+ * backend.h - what a backend provides, and the client it works for: the
+ * whole contract between the core and a backend, in this one file.
  *
  * A backend gives every op it supports a meaning on its target (a local
- * file system, the tbench wire, an SMB or NFS server).  The core expands the
- * op's paths and numbers for the client (c->path, c->num), calls the
- * handler, times it, and compares the status it returns with the expected
- * one.  A handler returns a status in the op's domain (NT status, nfsstat3
- * or nlm4_stats), sets c->bytes to the bytes it moved, and returns
- * STATUS_FATAL (with c->error set) when the client cannot go on, e.g. when
- * the connection to the server is lost.
+ * file system, the tbench wire, an SMB or NFS server, a block device).  The
+ * core expands the op's paths and numbers for the client (c->path,
+ * c->num), calls the handler, times it, and compares the status it returns
+ * with the expected one.  A handler returns a status in the op's domain
+ * (NT status, nfsstat3, nlm4_stats or a SCSI status), sets c->bytes to the
+ * bytes it moved, and returns STATUS_FATAL (with c->error set) when the
+ * client cannot go on, e.g. when the connection to the server is lost.
+ *
+ * To add a backend NAME, write src/backends/NAME.c, read top to bottom:
+ *   1. its option block, struct NAME_options (starting with struct
+ *      nb_options if it runs the netbench ops on files: netbench.h), and
+ *      the table of its options (struct backend_option, below);
+ *   2. its per-client state, made by setup() and found at c->priv;
+ *   3. init() (the parent: check the options, reach the target once),
+ *      setup(), teardown(), exists(), remove_tree(), and the op handlers
+ *      (a file backend writes a struct nb_adapter and lists NB_OPS);
+ *   4. at the bottom, one const struct backend with designated
+ *      initializers, .abi = BACKEND_ABI first; then either list it in
+ *      backend.c's builtin[] or end the file with BACKEND_MODULE(table)
+ *      and build it as src/dbench-NAME.so (Makefile.am).
+ * src/backends/null.c is the smallest backend; fileio.c the smallest file
+ * backend; tests/modules/testmod.c a module with an option.
  *
  * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
  */
@@ -21,21 +37,30 @@
 
 #include "numexpr.h"
 #include "op.h"
-#include "options.h"
 
 #define STATUS_FATAL UINT32_MAX
 
 struct slot;
 struct shared;
 struct backend;
-struct poptOption;
+struct options;
 
+/*
+ * A client, as the core runs it.  A backend reads who the client is (id,
+ * nclients, name, prog, be_opt, cleanup_only), the op being run (op, path,
+ * pathlen, num, the WRITEPATTERN state, nc.rng for random data) and sets
+ * priv (setup), bytes (every handler) and error (when it fails).  The rest
+ * is the interpreter's; opt is the core's options, which a backend does
+ * not read (they are not part of the module interface: struct run_info
+ * is what a backend is told of the run).
+ */
 struct client {
 	int id;			/* 0-based client number */
 	int nclients;		/* clients in the run */
-	const struct options *opt;
+	const struct options *opt; /* the core's options */
 	const struct program *prog;
 	const struct backend *be;
+	const void *be_opt;	/* the backend's option block (struct NAME_options) */
 	struct shared *sh;	/* the shared region */
 	struct slot *slot;	/* this client's stats slot */
 	char name[24];		/* "client7": replaces the client1 component */
@@ -81,56 +106,141 @@ struct client {
 	char error[256];	/* why the client failed */
 };
 
+/* ---- a backend's options ----
+ *
+ * A backend owns its options (as fio's engines and IOR's backends do): it
+ * declares them in a table of struct backend_option and the size of the
+ * block that holds their values (its struct NAME_options).  The core
+ * allocates the block zeroed, sets each option's default, lets the command
+ * line fill it (each value at its option's offset), and hands it to the
+ * backend's calls: variant() and init() in the parent (which may check the
+ * values and fill fields derived from them), then every client through
+ * c->be_opt, read-only.  A backend keeps no option in a global.
+ *
+ * The block of a BACKEND_FILES backend starts with struct nb_options
+ * (netbench.h): the file options -s, -S, -F, ... that the file backends
+ * share, parsed by the core and listed once in --help. */
+
+enum backend_option_type {
+	BOPT_FLAG,		/* int: 1 when given */
+	BOPT_STRING,		/* const char *: the argument as given, or .def */
+	BOPT_DIRECTORY,		/* const char *, as BOPT_STRING: the directory the
+				   backend works in (BACKEND_DIRECTORY), which the
+				   core checks before the run (a writable
+				   directory) and describes in the results */
+};
+
+struct backend_option {
+	const char *name;	/* --NAME */
+	char short_name;	/* -C, or 0 */
+	enum backend_option_type type;
+	size_t offset;		/* offsetof(struct NAME_options, field) */
+	const char *def;	/* string types: the value when not given, or NULL */
+	const char *help;	/* --help's text */
+	const char *arg_name;	/* string types: --help's name of the value ("SECS") */
+	const char *result_name; /* the name under which the results' environment
+				   records the option ("sync": "yes"/"no"), or NULL */
+};
+
+/* What the core tells a backend about the run, in the parent (init): the
+ * only settings of the core a backend reads.  The core's struct options is
+ * not part of the module interface. */
+struct run_info {
+	const char *progname;	/* "dbench" or "tbench", for messages */
+	const char *server;	/* --server or tbench's SERVER, or NULL (BACKEND_SERVER) */
+	int port;		/* --port, or 0: the backend's default */
+	int nclients;		/* the clients this run starts (this rank's, with --mpi) */
+	int64_t trunc_io;	/* --trunc-io: most bytes a read or write of the
+				   backend's own ops moves (nfs, block), 0: no limit */
+};
+
 /* The interface a backend is built against.  Bump BACKEND_INTERFACE when
- * struct backend, struct client or the meaning of a field changes; a
- * module built against another interface (or with other struct sizes) is
- * refused with one line, before anything else in it is read. */
-#define BACKEND_INTERFACE 3	/* 2: struct backend gained why_unsupported;
-				   3: check_program */
+ * struct backend, struct backend_option, struct run_info, struct client,
+ * struct nb_options or struct nb_adapter (netbench.h), or the meaning of a
+ * field changes; a module built against another interface (or with other
+ * struct sizes) is refused with one line, before anything else in it is
+ * read. */
+#define BACKEND_INTERFACE 4	/* 2: struct backend gained why_unsupported;
+				   3: check_program;
+				   4: backends own their option blocks; run_info, not struct options */
 
 struct backend_abi {
 	uint32_t interface;	/* BACKEND_INTERFACE */
 	uint32_t backend_size;	/* sizeof(struct backend) */
 	uint32_t client_size;	/* sizeof(struct client) */
-	uint32_t options_size;	/* sizeof(struct options) */
+	uint32_t run_info_size;	/* sizeof(struct run_info) */
 };
 
 /* The first field of every backend table: `.abi = BACKEND_ABI,`. */
 #define BACKEND_ABI                                                                        \
 	{                                                                                   \
 		BACKEND_INTERFACE, sizeof(struct backend), sizeof(struct client),          \
-			sizeof(struct options)                                              \
+			sizeof(struct run_info)                                             \
 	}
 
 /* What a backend is, for the core (which names no backend): */
 enum backend_flags {
-	BACKEND_DIRECTORY = 1u << 0,	/* works in -D: the directory is checked before the run */
+	BACKEND_DIRECTORY = 1u << 0,	/* works in a local directory: one BOPT_DIRECTORY
+					   option (-D), checked before the run */
 	BACKEND_SERVER = 1u << 1,	/* takes a server: --server, --port, tbench's SERVER */
 	BACKEND_NETWORK = 1u << 2,	/* talks to a server over the network (counts its bytes) */
 	BACKEND_FILES = 1u << 3,	/* runs the netbench ops on files: takes the file
-					   options (-s, -S, -F, --fake-io, ...) */
+					   options (-s, -S, -F, --fake-io, ...), its option
+					   block starts with struct nb_options */
 	BACKEND_NFS_OPS = 1u << 4,	/* has the NFSv3 ops (READ3, LOOKUP3, ...) */
 	BACKEND_BLOCK = 1u << 5,	/* block storage (a device or LUN, no file system) */
 };
 
+/*
+ * A backend: one const table, read top to bottom.  Required: abi, name,
+ * setup, remove_tree, exists and at least one op; a module lacking one is
+ * refused when it is loaded, with one line naming the module and the hook.
+ * Everything else may be NULL (or 0).
+ *
+ * The calls, in the order they come:
+ *   variant   parent, once, right after the command line is parsed
+ *   init      parent, once, before any client starts (not with --check-loadfile)
+ *   check_program   parent, once, after init: may this loadfile run here
+ *   setup     each client, before the release (and the final cleanup's)
+ *   op[id]    each client, the loadfile's ops
+ *   remove_tree, exists   each client: its trees before and after the run
+ *   teardown  each client, at the end
+ * A client reaches its backend's state through c->priv (set by setup) and
+ * the option block through c->be_opt: nothing a backend keeps is global,
+ * so that one process may serve many clients.
+ */
 struct backend {
 	struct backend_abi abi;	/* BACKEND_ABI: checked first when loaded */
 	const char *name;	/* -B NAME */
 	const char *description; /* one line for --help's list of backends */
 	unsigned flags;		/* enum backend_flags */
-	/* The backend's own command-line options (popt), or NULL; --help
-	 * lists them under "NAME backend options (-B NAME):". */
-	const struct poptOption *options;
+	/* The backend's own command-line options, ended by an entry whose
+	 * name is NULL, or NULL; --help lists them under "NAME backend
+	 * options (-B NAME):". */
+	const struct backend_option *options;
+	/* Bytes of the option block (sizeof(struct NAME_options)), 0 if the
+	 * backend has none; every option's field lies within it. */
+	size_t options_size;
+	/* In the parent, once, right after the command line is parsed (also
+	 * with --check-loadfile, before the loadfile is checked against the
+	 * table): the table to run with when the options choose between
+	 * variants of the backend (nfs answers its NFSv4 table for
+	 * --nfs-version 4).  A variant has the same name, options and
+	 * options_size.  NULL with one line in why: exit status 2.  May fill
+	 * fields of the block derived from the options. */
+	const struct backend *(*variant)(void *be_opt, char *why, size_t whylen);
 	/* In the parent, once, before any client starts: check the options
-	 * (server reachable, share given, ...).  Return 0, or -1 after
+	 * (server reachable, share given, ...) and fill the fields derived
+	 * from them, which the clients then read.  Return 0, or -1 after
 	 * printing one line to stderr. */
-	int (*init)(struct options *opt);
+	int (*init)(void *be_opt, const struct run_info *run);
 	/* In the parent, once, after init: may this loadfile run on the
 	 * target (writes to a block device need --allow-block-writes)?
 	 * Return 0, or -1 after printing one line to stderr.  May be NULL. */
-	int (*check_program)(const struct program *prog, const struct options *opt);
-	/* In the client, before the release: connect, prepare.  Return 0, or
-	 * -1 with c->error set. */
+	int (*check_program)(const struct program *prog, const void *be_opt,
+			     const struct run_info *run);
+	/* In the client, before the release: connect, prepare (c->priv).
+	 * Return 0, or -1 with c->error set. */
 	int (*setup)(struct client *c);
 	/* In the client, at the end: close handles, disconnect. */
 	void (*teardown)(struct client *c);
@@ -148,6 +258,9 @@ struct backend {
 	/* Handlers, indexed by op id; NULL where the backend lacks the op
 	 * (a loadfile using it is refused at load time). */
 	uint32_t (*op[OP_COUNT])(struct client *c, const struct op *op);
+	/* BACKEND_SERVER: the server when none is given (tbench's
+	 * "localhost", as dbench 4.0's), or NULL: one must be given. */
+	const char *default_server;
 };
 
 /* A backend built as a module (dbench-NAME.so) ends with
@@ -163,8 +276,8 @@ void client_count_net(struct client *c, uint64_t sent, uint64_t received);
 
 /* The backend called name: built in, loaded already, or loaded now from
  * dbench-NAME.so.  NULL if there is none, with one line in why (unknown
- * backend, module missing or built for another dbench, library missing
- * and the Debian package that has it). */
+ * backend, module missing, built for another dbench or lacking a required
+ * hook, library missing and the Debian package that has it). */
 const struct backend *backend_find(const char *name, char *why, size_t whylen);
 
 /* Load every module found (for --help); a module that cannot be loaded
@@ -180,5 +293,22 @@ const char *backend_default(int as_tbench);
 /* Print --help's list of backends (name, description, traits, module
  * path, modules that failed to load) and where modules are looked for. */
 void backend_print_help(FILE *out);
+
+/* Does the table have what the core relies on (the required hooks, an op,
+ * options within the block, ...)?  0, or -1 with one line in why naming
+ * the hook. */
+int backend_check(const struct backend *be, char *why, size_t whylen);
+
+/* The directory a BACKEND_DIRECTORY backend works in (its BOPT_DIRECTORY
+ * option), or NULL. */
+const char *backend_directory(const struct backend *be, const void *be_opt);
+/* Set it (the core makes a relative -D absolute). */
+void backend_set_directory(const struct backend *be, void *be_opt, const char *dir);
+
+/* Add the options the results record (their result_name) to env, in
+ * table order: the file options first. */
+struct environment;
+void backend_options_to_environment(const struct backend *be, const void *be_opt,
+				    struct environment *env);
 
 #endif

@@ -17,12 +17,14 @@
 
 #include "backend.h"
 #include "client.h"
+#include "options.h"
+#include "region.h"
 #include "stats.h"
 #include "status.h"
 #include "util.h"
 
 void client_init(struct client *c, int id, const struct options *opt, const struct program *prog,
-		 const struct backend *be, struct shared *sh, uint64_t seed)
+		 const struct backend *be, const void *be_opt, struct shared *sh, uint64_t seed)
 {
 	memset(c, 0, sizeof(*c));
 	c->id = id;
@@ -30,6 +32,7 @@ void client_init(struct client *c, int id, const struct options *opt, const stru
 	c->opt = opt;
 	c->prog = prog;
 	c->be = be;
+	c->be_opt = be_opt;
 	c->sh = sh;
 	c->slot = shared_slot(sh, id);
 	/* the name, the loadfile's client number and the random stream are
@@ -152,7 +155,7 @@ static void randomstring(struct client *c, const struct op *op)
 
 static void report_mismatch(struct client *c, const struct op *op, uint32_t status, bool size_bad)
 {
-	int shown = __atomic_fetch_add(&c->sh->mismatch_printed, 1, __ATOMIC_RELAXED);
+	int shown = region_message_ticket(c->sh);
 	const struct op_info *info = &op_info[op->id];
 	char b1[STATUS_NAME_SIZE], b2[STATUS_NAME_SIZE];
 
@@ -180,16 +183,13 @@ static void record(struct client *c, const struct op *op, uint64_t t0, uint64_t 
 	uint64_t sec = (t1 - c->release_ns) / NSEC_PER_SEC;
 	struct sec_stat *ss = sec_stat_enter(s, sec);
 
-	STAT_STORE(s->ops_all, s->ops_all + 1);
-	STAT_STORE(s->bytes_all, s->bytes_all + c->bytes);
-	STAT_STORE(ss->ops, ss->ops + 1);
-	STAT_STORE(ss->bytes, ss->bytes + c->bytes);
-	if (lat > ss->max_ns)
-		STAT_STORE(ss->max_ns, lat);
+	slot_count(&s->ops_all, 1);
+	slot_count(&s->bytes_all, c->bytes);
+	sec_stat_add(ss, c->bytes, lat);
 	hist64_add(&s->every, lat);
 	if (mismatch)
-		STAT_STORE(s->mismatches_all, s->mismatches_all + 1);
-	if (t1 < c->measure_start_ns || t1 >= STAT_LOAD(c->sh->measure_end_ns))
+		slot_count(&s->mismatches_all, 1);
+	if (t1 < c->measure_start_ns || t1 >= region_end(c->sh))
 		return;
 
 	struct op_stats *os = &s->ops[c->prog->statidx[op->id]];
@@ -203,8 +203,8 @@ static void record(struct client *c, const struct op *op, uint64_t t0, uint64_t 
 		op_stats_add(&s->lag, t0 > c->sched_ns ? t0 - c->sched_ns : 0, 0);
 		op_stats_add(&s->response, t1 > c->sched_ns ? t1 - c->sched_ns : 0, 0);
 	}
-	STAT_STORE(s->ops_measured, s->ops_measured + 1);
-	STAT_STORE(s->bytes_measured, s->bytes_measured + c->bytes);
+	slot_count(&s->ops_measured, 1);
+	slot_count(&s->bytes_measured, c->bytes);
 }
 
 /* Evaluate the op at pc for this client and find when it may start. */
@@ -261,12 +261,11 @@ static int run_op(struct client *c, const struct op *op)
 	c->bytes = 0;
 	c->op = op;
 	t0 = now_ns();
-	STAT_STORE(s->op_id, op->id);
-	STAT_STORE(s->op_start_ns, t0);
+	slot_op_begin(s, op->id, t0);
 	status = c->be->op[op->id](c, op);
 	t1 = now_ns();
 	c->last_t1 = t1;
-	STAT_STORE(s->op_start_ns, 0);
+	slot_op_end(s);
 	c->prepared = 0;
 	if (status == STATUS_FATAL) {
 		if (!c->error[0])
@@ -289,9 +288,9 @@ static int run_op(struct client *c, const struct op *op)
 
 static void waitsp_timed_out(struct client *c, const struct op *op)
 {
-	int shown = __atomic_fetch_add(&c->sh->mismatch_printed, 1, __ATOMIC_RELAXED);
+	int shown = region_message_ticket(c->sh);
 
-	STAT_STORE(c->slot->mismatches_all, c->slot->mismatches_all + 1);
+	slot_count(&c->slot->mismatches_all, 1);
 	if (shown < c->opt->show_mismatches)
 		fprintf(stderr, "%s:%u: WAITSP gave up after 60 s waiting for sync point %lld of client %lld (client %d)\n",
 			c->prog->filename, op->line, (long long)c->num[1],
@@ -311,10 +310,10 @@ static bool waitsp_blocked(struct client *c)
 	if (target >= c->sh->nclients)	/* not in this region (pass.c): not there */
 		return false;
 	t = shared_slot(c->sh, (int)target);
-	state = STAT_LOAD(t->state);
+	state = slot_state(t);
 	if (state == SLOT_CLEANUP || state == SLOT_DONE || state == SLOT_FAILED || t == c->slot)
 		return false;
-	return STAT_LOAD(t->sp64) < want;
+	return slot_sync_point(t) < want;
 }
 
 /*
@@ -373,7 +372,7 @@ static int step(struct client *c, uint64_t now)
 		c->loop_depth--;
 		break;
 	case DIR_SETSP:
-		STAT_STORE(c->slot->sp64, ((int64_t)c->pass << 32) | (int64_t)(uint32_t)c->num[0]);
+		slot_set_sync_point(c->slot, ((int64_t)c->pass << 32) | (int64_t)(uint32_t)c->num[0]);
 		break;
 	case DIR_RANDOMSTRING:
 		randomstring(c, op);
@@ -411,10 +410,9 @@ static bool next_pass(struct client *c, uint64_t now)
 				(unsigned)((now - c->release_ns) / NSEC_PER_MSEC));
 	}
 	c->pass++;
-	STAT_STORE(c->slot->passes, c->pass);
+	slot_put(&c->slot->passes, c->pass);
 	if (c->opt->passes > 0 && c->pass >= (uint64_t)c->opt->passes) {
-		STAT_STORE(c->slot->work_end_ns, now);
-		STAT_STORE(c->slot->finished_work, 1);
+		slot_finish_work(c->slot, now);
 		return false;
 	}
 	c->pc = 0;
@@ -433,7 +431,7 @@ int client_advance(struct client *c, uint64_t *nowp, const volatile int *local_s
 
 	if (c->finished)
 		return 2;
-	if (*local_stop || STAT_LOAD(c->sh->stop) || now >= STAT_LOAD(c->sh->measure_end_ns)) {
+	if (*local_stop || region_stopping(c->sh) || now >= region_end(c->sh)) {
 		c->finished = 1;
 		return 2;
 	}
@@ -467,8 +465,8 @@ void client_count_net(struct client *c, uint64_t sent, uint64_t received)
 {
 	if (!c->slot || c->cleanup_only)
 		return;
-	STAT_STORE(c->slot->net_sent, c->slot->net_sent + sent);
-	STAT_STORE(c->slot->net_received, c->slot->net_received + received);
+	slot_count(&c->slot->net_sent, sent);
+	slot_count(&c->slot->net_received, received);
 }
 
 void client_start(struct client *c, uint64_t release_ns, uint64_t measure_start_ns)
@@ -487,5 +485,5 @@ void client_start(struct client *c, uint64_t release_ns, uint64_t measure_start_
 	c->measure_start_ns = measure_start_ns;
 	c->pass_start_ns = start;
 	c->rate_start_ns = start;
-	STAT_STORE(c->slot->state, SLOT_RUNNING);
+	slot_set_state(c->slot, SLOT_RUNNING);
 }

@@ -12,7 +12,7 @@
 #include "backend.h"
 
 void client_init(struct client *c, int id, const struct options *opt, const struct program *prog,
-		 const struct backend *be, struct shared *sh, uint64_t seed);
+		 const struct backend *be, const void *be_opt, struct shared *sh, uint64_t seed);
 void client_start(struct client *c, uint64_t release_ns, uint64_t measure_start_ns);
 /* Run the client's next op if due: 0 ran, 1 waits until c->due_ns, 2 finished. */
 int client_advance(struct client *c, uint64_t *now, const volatile int *local_stop);

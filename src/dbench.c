@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "json_report.h"
 #include "loadfile.h"
 #include "mpi_run.h"
 #include "options.h"
@@ -28,6 +29,7 @@
 #include "run.h"
 #include "runs.h"
 #include "series.h"
+#include "signals.h"
 #include "stats.h"
 #include "sweep.h"
 #include "util.h"
@@ -93,11 +95,11 @@ static int stdout_status(int status)
 
 	if (!failed)
 		return status;
-	if (!stdout_told && !(e == EPIPE && run_signal() == SIGPIPE))
+	if (!stdout_told && !(e == EPIPE && signals_parent_seen() == SIGPIPE))
 		fprintf(stderr, "%s: write error: %s\n", options.progname, strerror(e));
 	stdout_told = true;
 	if (status == 0)
-		status = e == EPIPE && run_signal() == SIGPIPE ? 128 + SIGPIPE : EXIT_RUN_FAILED;
+		status = e == EPIPE && signals_parent_seen() == SIGPIPE ? 128 + SIGPIPE : EXIT_RUN_FAILED;
 	return status;
 }
 
@@ -154,13 +156,13 @@ static struct run_plan run_plan_of_options(void)
 }
 
 /* --sweep: each count in turn (sweep.h), the table, the document. */
-static int sweep_main(const struct program *prog, const struct backend *be)
+static int sweep_main(const struct program *prog, const struct backend *be, const void *be_opt)
 {
 	struct run_plan plan = run_plan_of_options();
 	struct sweep sw;
 	int status;
 
-	sweep_run(prog, be, &plan, &sw);
+	sweep_run(prog, be, be_opt, &plan, &sw);
 	if (!sw.npoints)
 		run_exit_hook(sw.status ? sw.status : EXIT_USAGE, "no run was made");
 	set_exit_hook(NULL);
@@ -171,6 +173,23 @@ static int sweep_main(const struct program *prog, const struct backend *be)
 		status = EXIT_RUN_FAILED;
 	sweep_free(&sw);
 	return status;
+}
+
+/* The backend's init and its check of the loadfile, told what they may
+ * know of the run (backend.h). */
+static int init_backend(const struct backend *be, void *be_opt, const struct program *prog)
+{
+	struct run_info run = {
+		.progname = options.progname,
+		.server = options.server,
+		.port = options.port,
+		.nclients = options.nclients,
+		.trunc_io = options.trunc_io,
+	};
+
+	if (be->init && be->init(be_opt, &run) < 0)
+		return -1;
+	return be->check_program ? be->check_program(prog, be_opt, &run) : 0;
 }
 
 /* Every exit without results leaves a --json document saying why, so
@@ -256,7 +275,7 @@ static struct program *all_ranks_ok(struct program *prog, char *message, size_t 
 int main(int argc, const char **argv)
 {
 	const struct backend *be;
-	char why[512];
+	void *be_opt;
 	struct program *prog;
 	struct run_set set;
 	struct run_plan plan;
@@ -271,11 +290,10 @@ int main(int argc, const char **argv)
 	on_exit(check_stdout_at_exit, NULL);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	set_exit_hook(json_error_hook);
-	options_parse(argc, argv);
-	run_catch_signals();	/* from here a stop signal is told and documented */
+	be = options_parse(argc, argv, &be_opt);
+	signals_catch_stop();	/* from here a stop signal is told and documented */
 	if (options.mpi)
 		mpi_start();
-	be = backend_find(options.backend, why, sizeof(why));	/* found by options_parse */
 	capture_begin(&cap);
 	prog = program_load_max(options.loadfile, options.max_loadfile, stderr);
 	if (prog && (program_check_backend(prog, be, stderr) < 0 ||
@@ -284,11 +302,11 @@ int main(int argc, const char **argv)
 		prog = NULL;
 	}
 	/* (a read a stop signal cut short is not told: the signal is) */
-	capture_end(&cap, message, sizeof(message), (!mpi_on() || mpi_rank() == 0) && !run_signal());
-	if (run_signal()) {
+	capture_end(&cap, message, sizeof(message), (!mpi_on() || mpi_rank() == 0) && !signals_parent_seen());
+	if (signals_parent_seen()) {
 		/* (a loadfile read it cut short failed for that reason) */
 		snprintf(message, sizeof(message), "stopped by signal %d (%s) before the run started",
-			 run_signal(), strsignal(run_signal()));
+			 signals_parent_seen(), strsignal(signals_parent_seen()));
 		fprintf(stderr, "%s: %s\n", options.progname, message);
 		if (prog)
 			program_free(prog);
@@ -299,9 +317,7 @@ int main(int argc, const char **argv)
 		int rc = 0;
 
 		capture_begin(&cap);
-		if (!options.check_loadfile &&
-		    ((be->init && be->init(&options) < 0) ||
-		     (be->check_program && be->check_program(prog, &options) < 0)))
+		if (!options.check_loadfile && init_backend(be, be_opt, prog) < 0)
 			rc = -1;
 		capture_end(&cap, message, sizeof(message), !mpi_on() || mpi_rank() == 0);
 		if (rc < 0) {
@@ -317,7 +333,7 @@ int main(int argc, const char **argv)
 		prog = NULL;
 	}
 	if (!prog) {
-		status = run_signal() ? 128 + run_signal() : EXIT_USAGE;
+		status = signals_parent_seen() ? 128 + signals_parent_seen() : EXIT_USAGE;
 		run_exit_hook(status, message);
 		mpi_finish();
 		return status;
@@ -337,14 +353,14 @@ int main(int argc, const char **argv)
 	report_banner(prog, &pass);
 	mpi_banner();
 	if (options.nsweep) {
-		status = sweep_main(prog, be);
+		status = sweep_main(prog, be, be_opt);
 		program_free(prog);
 		mpi_finish();
 		return status;
 	}
 	/* one run, or --repeat's runs: see runs.h */
 	plan = run_plan_of_options();
-	run_series(prog, be, &plan, &set);
+	run_series(prog, be, be_opt, &plan, &set);
 	if (!set.nruns)	/* run_one wrote why, unless there was no run at all */
 		run_exit_hook(set.status ? set.status : EXIT_USAGE, "no run was made");
 	set_exit_hook(NULL);	/* from here the results document is written */

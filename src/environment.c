@@ -225,7 +225,7 @@ static void free_pairs(char **names, char **values, int n)
 	free(values);
 }
 
-static void add_option(struct environment *env, const char *name, const char *value)
+void environment_add_option(struct environment *env, const char *name, const char *value)
 {
 	add_pair(&env->option_name, &env->option_value, &env->noptions, name, value);
 }
@@ -254,12 +254,8 @@ void environment_print_session(FILE *out)
 	fprintf(out, "\n");
 }
 
-static void add_flag(struct environment *env, const char *name, int on)
-{
-	add_option(env, name, on ? "yes" : "no");
-}
-
-void environment_collect(struct environment *env, const struct options *opt, unsigned backend_flags)
+void environment_collect(struct environment *env, const struct options *opt, unsigned backend_flags,
+			 const char *directory)
 {
 	struct utsname u;
 	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
@@ -275,8 +271,8 @@ void environment_collect(struct environment *env, const struct options *opt, uns
 	env->cpu_model = cpuinfo_model();
 	env->cpus = (int)MAX(sysconf(_SC_NPROCESSORS_ONLN), 0);
 	env->memory_bytes = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
-	if ((backend_flags & BACKEND_DIRECTORY) && opt->directory)
-		directory_collect(env, opt->directory);
+	if ((backend_flags & BACKEND_DIRECTORY) && directory)
+		directory_collect(env, directory);
 	if ((backend_flags & BACKEND_SERVER) && opt->server) {
 		if (opt->port)
 			snprintf(buf, sizeof(buf), "%s port %d", opt->server, opt->port);
@@ -285,19 +281,7 @@ void environment_collect(struct environment *env, const struct options *opt, uns
 		env->server = xstrdup(buf);
 	}
 	snprintf(buf, sizeof(buf), "%d", opt->clients_per_process);
-	add_option(env, "clients_per_process", buf);
-	if (backend_flags & BACKEND_FILES) {
-		add_flag(env, "sync", opt->sync_open);
-		add_flag(env, "sync_dir", opt->sync_dirs);
-		add_flag(env, "fsync", opt->do_fsync);
-		add_flag(env, "one_byte_write_fix", opt->one_byte_write_fix);
-		add_flag(env, "stat_check", opt->stat_check);
-		add_flag(env, "fake_io", opt->fake_io);
-	}
-	if (backend_flags & BACKEND_DIRECTORY) {
-		add_flag(env, "xattr", opt->ea_enable);
-		add_flag(env, "no_resolve", opt->no_resolve);
-	}
+	environment_add_option(env, "clients_per_process", buf);
 	for (int i = 0; i < noted.nsession; i++)
 		add_session(env, noted.session_name[i], noted.session_value[i]);
 }
@@ -337,7 +321,7 @@ void environment_copy(struct environment *to, const struct environment *from)
 	to->noptions = 0;
 	to->option_name = to->option_value = NULL;
 	for (int i = 0; i < from->noptions; i++)
-		add_option(to, from->option_name[i], from->option_value[i]);
+		environment_add_option(to, from->option_name[i], from->option_value[i]);
 	to->nsession = 0;
 	to->session_name = to->session_value = NULL;
 	for (int i = 0; i < from->nsession; i++)
@@ -424,7 +408,7 @@ int environment_from_json(struct environment *env, const json_t *obj, char *err,
 	if (json_is_object(opts))
 		json_object_foreach((json_t *)opts, key, v)
 			if (json_is_string(v))
-				add_option(env, key, json_string_value(v));
+				environment_add_option(env, key, json_string_value(v));
 	session = json_object_get(obj, "session");
 	if (json_is_object(session))
 		json_object_foreach((json_t *)session, key, v)

@@ -42,10 +42,14 @@ struct environment {
 };
 
 /* Collect the environment of a run with these options on a backend with
- * these flags (enum backend_flags: the directory of BACKEND_DIRECTORY
- * backends, the server of BACKEND_SERVER ones, the file options of
- * BACKEND_FILES ones). */
-void environment_collect(struct environment *env, const struct options *opt, unsigned backend_flags);
+ * these flags (enum backend_flags): the file system of the directory of a
+ * BACKEND_DIRECTORY backend, the server of a BACKEND_SERVER one, and the
+ * core's options that shape the figures.  The backend's own add theirs
+ * (backend_options_to_environment, backend.h). */
+void environment_collect(struct environment *env, const struct options *opt, unsigned backend_flags,
+			 const char *directory);
+/* Record an option that shapes the figures, as text. */
+void environment_add_option(struct environment *env, const char *name, const char *value);
 void environment_free(struct environment *env);
 
 /* In the parent, before the run: a fact a backend's init learned from its

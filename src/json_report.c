@@ -1,6 +1,7 @@
 /*
  * json_report.c - a results value as the --json document and back:
- * results_to_json, results_from_json and the file around them (results.h).
+ * results_to_json, results_from_json and the file around them
+ * (json_report.h).
  * Built with jansson, so that names and paths are escaped correctly
  * whatever they hold.
  *
@@ -30,6 +31,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "json_report.h"
 #include "outfile.h"
 #include "results.h"
 #include "util.h"
@@ -471,7 +473,12 @@ int results_write_error_json(const char *path, int stdout_fd, const char *progna
 	return json_write_document(doc, path, stdout_fd, true);	/* already failing: no second message */
 }
 
-/* ---- reading a document back ---- */
+/* ---- reading a document back ----
+ *
+ * The readers name each member, in the order results_to_json writes them
+ * (get_u64(rd, obj, "count"), ...): runs of the same shape, kept on
+ * purpose, so that the reader and the writer can be checked against each
+ * other and against doc/dbench-result.schema.json line by line. */
 
 /* Where the reader is, for its one-line error. */
 struct reader {

@@ -22,6 +22,7 @@
 #include <zlib.h>
 
 #include "backend.h"
+#include "hmap.h"
 #include "loadfile.h"
 #include "loadfile_read.h"
 #include "numexpr.h"
@@ -40,13 +41,6 @@ struct token {
 };
 
 /* Open-addressing map from a 64-bit key to a dense index. */
-struct index_map {
-	int64_t *keys;
-	uint32_t *vals;		/* UINT32_MAX: empty */
-	size_t cap;		/* power of two */
-	size_t used;
-};
-
 /* A path whose first component holds a random string, and the line of
  * its first use (random_roots()). */
 struct random_use {
@@ -70,10 +64,9 @@ struct parser {
 	uint64_t lineno;
 	struct program *prog;
 	size_t cap_ops, cap_paths, cap_pool, cap_exprs;
-	uint32_t *path_slots;	/* interning hash: path index + 1, 0 empty */
-	size_t path_slots_cap;
-	struct index_map handles;	/* loadfile handle number -> index */
-	struct index_map path_handles;	/* path index -> handle index */
+	struct hmap paths;	/* interning: path text -> path index + 1 */
+	struct hmap handles;	/* loadfile handle number -> handle index + 1 */
+	struct hmap path_handles; /* path index -> handle index + 1 */
 	uint32_t loop_stack[MAX_LOOP_DEPTH]; /* op index of each open LOOP */
 	uint64_t loop_line[MAX_LOOP_DEPTH];
 	int depth;
@@ -137,85 +130,57 @@ static const char *shown(struct parser *ps, char q, const char *s, size_t len)
 /* Every array of the program grows through here: its memory is counted
  * against max_mem, and running out of either is one message and a jump
  * back to program_compile, which frees what was made. */
-static void *grow(struct parser *ps, void *p, size_t old_bytes, size_t new_bytes)
+/* Take new_bytes instead of old_bytes of the budget (--max-loadfile: twice
+ * the text), or fail the parse at this line. */
+static void charge(struct parser *ps, size_t old_bytes, size_t new_bytes)
 {
 	char b[32];
-	void *q;
 
 	if (ps->mem - old_bytes + new_bytes > ps->max_mem) {
 		perror_at(ps, "the compiled program is larger than %s (--max-loadfile)",
 			  loadfile_size_text(ps->max_mem, b, sizeof(b)));
 		longjmp(ps->bail, 1);
 	}
+	ps->mem = ps->mem - old_bytes + new_bytes;
+}
+
+static void *grow(struct parser *ps, void *p, size_t old_bytes, size_t new_bytes)
+{
+	char b[32];
+	void *q;
+
+	charge(ps, old_bytes, new_bytes);
 	q = realloc(p, new_bytes);
 	if (!q) {
 		perror_at(ps, "out of memory compiling the loadfile (%s in use)",
 			  loadfile_size_text(ps->mem, b, sizeof(b)));
 		longjmp(ps->bail, 1);
 	}
-	ps->mem = ps->mem - old_bytes + new_bytes;
 	return q;
 }
 
-/* ---- small maps ---- */
+/* ---- maps: the project's map (hmap.h), its bytes charged to the budget ---- */
 
-static uint64_t mix64(uint64_t x)
+/* The index of key in m: the one it has, or a new one (*next, then
+ * incremented). */
+static uint32_t index_of(struct parser *ps, struct hmap *m, const void *key, size_t len,
+			 uint32_t *next)
 {
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	return x ^ (x >> 33);
+	uintptr_t v = (uintptr_t)hmap_get(m, key, len);
+	size_t before = hmap_bytes(m);
+
+	if (v)
+		return (uint32_t)(v - 1);
+	hmap_put(m, key, len, (void *)((uintptr_t)*next + 1));
+	charge(ps, before, hmap_bytes(m));
+	return (*next)++;
 }
 
-static void index_map_grow(struct parser *ps, struct index_map *m)
+static void maps_free(struct parser *ps)
 {
-	struct index_map old = *m;
-	size_t cap = old.cap ? old.cap * 2 : 1024;
-
-	/* one block: the keys, then the values */
-	m->keys = grow(ps, NULL, 0, cap * (sizeof(*m->keys) + sizeof(*m->vals)));
-	m->vals = (uint32_t *)(m->keys + cap);
-	m->cap = cap;
-	memset(m->vals, 0xff, m->cap * sizeof(*m->vals));
-	m->used = 0;
-	for (size_t i = 0; i < old.cap; i++) {
-		if (old.vals[i] == UINT32_MAX)
-			continue;
-		size_t j = mix64((uint64_t)old.keys[i]) & (m->cap - 1);
-
-		while (m->vals[j] != UINT32_MAX)
-			j = (j + 1) & (m->cap - 1);
-		m->keys[j] = old.keys[i];
-		m->vals[j] = old.vals[i];
-		m->used++;
-	}
-	ps->mem -= old.cap * (sizeof(*m->keys) + sizeof(*m->vals));
-	free(old.keys);
-}
-
-/* Index of key; a new one (*next, then incremented) if absent. */
-static uint32_t index_map_get(struct parser *ps, struct index_map *m, int64_t key, uint32_t *next)
-{
-	size_t j;
-
-	if ((m->used + 1) * 2 > m->cap)
-		index_map_grow(ps, m);
-	j = mix64((uint64_t)key) & (m->cap - 1);
-	while (m->vals[j] != UINT32_MAX) {
-		if (m->keys[j] == key)
-			return m->vals[j];
-		j = (j + 1) & (m->cap - 1);
-	}
-	m->keys[j] = key;
-	m->vals[j] = (*next)++;
-	m->used++;
-	return m->vals[j];
-}
-
-static void index_map_free(struct index_map *m)
-{
-	free(m->keys);	/* and the values after them */
+	hmap_free(&ps->paths, NULL);
+	hmap_free(&ps->handles, NULL);
+	hmap_free(&ps->path_handles, NULL);
 }
 
 /* ---- the string pool and path interning ---- */
@@ -240,53 +205,15 @@ static uint32_t pool_add(struct parser *ps, const char *s, size_t len)
 	return off;
 }
 
-static uint64_t hash_bytes(const char *s, size_t len)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
-	return h;
-}
-
-static void path_slots_grow(struct parser *ps)
-{
-	struct program *prog = ps->prog;
-	size_t cap = ps->path_slots_cap ? ps->path_slots_cap * 2 : 4096;
-	uint32_t *slots = grow(ps, NULL, 0, cap * sizeof(*slots));
-
-	memset(slots, 0, cap * sizeof(*slots));
-	ps->mem -= ps->path_slots_cap * sizeof(*slots);
-	free(ps->path_slots);
-	ps->path_slots = slots;
-	ps->path_slots_cap = cap;
-	for (uint32_t i = 0; i < prog->npaths; i++) {
-		const struct path_tpl *t = &prog->paths[i];
-		size_t j = hash_bytes(prog->pool + t->off, t->len) & (cap - 1);
-
-		while (ps->path_slots[j])
-			j = (j + 1) & (cap - 1);
-		ps->path_slots[j] = i + 1;
-	}
-}
-
 static void note_roots(struct parser *ps, uint32_t path, const char *s, size_t len);
 
 static uint32_t path_intern(struct parser *ps, const char *s, size_t len, uint16_t flags)
 {
 	struct program *prog = ps->prog;
-	size_t j;
+	uint32_t known = prog->npaths, i = index_of(ps, &ps->paths, s, len, &known);
 
-	if ((prog->npaths + 1) * 2 > ps->path_slots_cap)
-		path_slots_grow(ps);
-	j = hash_bytes(s, len) & (ps->path_slots_cap - 1);
-	while (ps->path_slots[j]) {
-		const struct path_tpl *t = &prog->paths[ps->path_slots[j] - 1];
-
-		if (t->len == len && memcmp(prog->pool + t->off, s, len) == 0)
-			return ps->path_slots[j] - 1;
-		j = (j + 1) & (ps->path_slots_cap - 1);
-	}
+	if (i < prog->npaths)
+		return i;
 	if (prog->npaths == ps->cap_paths) {
 		size_t cap = ps->cap_paths ? ps->cap_paths * 2 : 1024;
 
@@ -299,7 +226,6 @@ static uint32_t path_intern(struct parser *ps, const char *s, size_t len, uint16
 		.len = (uint16_t)len,
 		.flags = flags,
 	};
-	ps->path_slots[j] = prog->npaths + 1;
 	note_roots(ps, prog->npaths, s, len);
 	return prog->npaths++;
 }
@@ -589,7 +515,7 @@ static int compile_op(struct parser *ps, int id, const struct token *tok, int nt
 				return -1;
 			}
 			op->num[ni++] = h;
-			op->handle = index_map_get(ps, &ps->handles, h, &prog->nhandles);
+			op->handle = index_of(ps, &ps->handles, &h, sizeof(h), &prog->nhandles);
 			break;
 		}
 		default:
@@ -600,7 +526,8 @@ static int compile_op(struct parser *ps, int id, const struct token *tok, int nt
 	}
 	op->nnums = (uint8_t)ni;
 	if (is_path_handle_op(id))
-		op->handle = index_map_get(ps, &ps->path_handles, op->path[0], &prog->nhandles);
+		op->handle = index_of(ps, &ps->path_handles, &op->path[0], sizeof(op->path[0]),
+				      &prog->nhandles);
 	if (is_destructive(id) && op->path[0] != NO_PATH && prog->paths[op->path[0]].len == 0) {
 		perror_at(ps, "%s of the share root is not allowed", info->name);
 		return -1;
@@ -1376,17 +1303,13 @@ static struct program *compile_text(const char *name, const char *text, size_t l
 		}
 	}
 	find_deltreed_roots(prog);
-	free(ps->path_slots);
+	maps_free(ps);
 	free(ps->random_uses);
-	index_map_free(&ps->handles);
-	index_map_free(&ps->path_handles);
 	free(ps);
 	return prog;
 fail:
-	free(ps->path_slots);
+	maps_free(ps);
 	free(ps->random_uses);
-	index_map_free(&ps->handles);
-	index_map_free(&ps->path_handles);
 	free(ps);
 	program_free(prog);
 	return NULL;

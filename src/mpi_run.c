@@ -14,7 +14,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <mpi.h>
 #include <sched.h>
@@ -27,10 +26,11 @@
 
 #define DBENCH_MPI_MODULE	/* mpi_run.h: the table, not the program's functions */
 #include "backend.h"
+#include "json_report.h"
 #include "latency.h"
 #include "mpi_run.h"
 #include "options.h"
-#include "run.h"
+#include "signals.h"
 #include "util.h"
 
 #define HOST_MAX 64
@@ -62,14 +62,6 @@ static struct {
 	uint64_t exchange_cpu_ns; /* CPU they took (this thread's, waiting included) */
 	const char *json_path, *csv_path; /* ranks > 0: the outputs rank 0 writes */
 } m;
-
-static volatile sig_atomic_t cont_seen;	/* SIGCONT: mpirun may be ending the job */
-
-static void on_sigcont(int sig)
-{
-	(void)sig;
-	cont_seen = 1;
-}
 
 static uint64_t thread_cpu_ns(void)
 {
@@ -165,12 +157,7 @@ static void mpi_start(void)
 		die(EXIT_USAGE, "--mpi: MPI_Init failed (run under mpirun or srun)");
 	m.on = true;
 	m.start_ns = now_ns();
-	{
-		struct sigaction sa = { .sa_handler = on_sigcont, .sa_flags = SA_RESTART };
-
-		sigemptyset(&sa.sa_mask);
-		sigaction(SIGCONT, &sa, NULL);
-	}
+	signals_cont_catch();	/* mpirun may be ending the job */
 	MPI_Comm_rank(MPI_COMM_WORLD, &m.rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &m.size);
 	gethostname(host, sizeof(host) - 1);
@@ -221,7 +208,7 @@ static void mpi_start(void)
 /* The first signal of the run: SIGCONT, SIGINT or SIGTERM. */
 static void note_signal(uint64_t now)
 {
-	if (!m.signal_at && (cont_seen || run_signal()))
+	if (!m.signal_at && (signals_cont_seen() || signals_parent_seen()))
 		m.signal_at = now;
 }
 
@@ -325,7 +312,7 @@ static void wait_limit(MPI_Request *req, const int *who, int n, const char *what
 		if (done)
 			return;
 		now = now_ns();
-		run_alive();
+		signals_run_alive();
 		if (now - prev > NSEC_PER_SEC) {
 			/* this rank was stopped: it is the silent one */
 			namer = false;
@@ -335,7 +322,7 @@ static void wait_limit(MPI_Request *req, const int *who, int n, const char *what
 		if (end_told() && limit != UINT64_MAX / 2) {
 			/* rank 0 has said why the job ends: stop the clients and
 			 * remove what they made, then wait for mpirun's end */
-			run_abort_cleanup();
+			signals_run_end_now();
 			namer = false;
 			now = now_ns();
 			start = now;
@@ -369,7 +356,7 @@ static void wait_limit(MPI_Request *req, const int *who, int n, const char *what
 	tell_end(NULL);
 	/* the other ranks that still answer clean up as this one does; the
 	 * silent one's clients are ended by mpirun and remove their trees */
-	run_abort_cleanup();
+	signals_run_end_now();
 	MPI_Abort(MPI_COMM_WORLD, EXIT_RUN_FAILED);
 	_exit(EXIT_RUN_FAILED);
 }
@@ -457,26 +444,22 @@ static void target_add(struct run_id *id, const char *option, const char *value)
 }
 
 /* The values of a popt table's options (the backend's), in table order. */
-static void target_options(struct run_id *id, const struct poptOption *o)
+static void target_options(struct run_id *id, const struct backend_option *o, const void *block)
 {
-	for (; o && (o->longName || o->shortName || o->argInfo || o->arg); o++) {
-		unsigned type = o->argInfo & POPT_ARG_MASK;
+	for (; block && o && o->name; o++) {
+		const char *field = (const char *)block + o->offset;
 		char num[32], name[80];
 
-		if (type == POPT_ARG_INCLUDE_TABLE) {
-			target_options(id, o->arg);
-			continue;
-		}
-		if (!o->arg || !o->longName)
-			continue;	/* a callback: the value is not kept */
-		snprintf(name, sizeof(name), "--%s", o->longName);
-		if (type == POPT_ARG_STRING) {
-			const char *v = *(const char *const *)o->arg;
+		if (o->type == BOPT_DIRECTORY)
+			continue;	/* -D: said above */
+		snprintf(name, sizeof(name), "--%s", o->name);
+		if (o->type == BOPT_STRING) {
+			const char *v = *(const char *const *)(const void *)field;
 
 			if (v)
 				target_add(id, name, v);
-		} else if (type == POPT_ARG_NONE || type == POPT_ARG_VAL || type == POPT_ARG_INT) {
-			snprintf(num, sizeof(num), "%d", *(const int *)o->arg);
+		} else {
+			snprintf(num, sizeof(num), "%d", *(const int *)(const void *)field);
 			target_add(id, name, num);
 		}
 	}
@@ -512,8 +495,8 @@ static void run_id_of(struct run_id *id, const struct program *prog, const struc
 	if (n < sizeof(id->length) && options.check_loadfile)
 		snprintf(id->length + n, sizeof(id->length) - n, " --check-loadfile");
 	snprintf(id->backend, sizeof(id->backend), "%s", be->name);
-	if ((be->flags & BACKEND_DIRECTORY) && options.directory)
-		target_add(id, "-D", options.directory);
+	if ((be->flags & BACKEND_DIRECTORY) && backend_directory(be, options.be_opt))
+		target_add(id, "-D", backend_directory(be, options.be_opt));
 	if ((be->flags & BACKEND_SERVER) && options.server)
 		target_add(id, "--server", options.server);
 	if ((be->flags & BACKEND_SERVER) && options.port) {
@@ -522,7 +505,7 @@ static void run_id_of(struct run_id *id, const struct program *prog, const struc
 		snprintf(port, sizeof(port), "%d", options.port);
 		target_add(id, "--port", port);
 	}
-	target_options(id, be->options);
+	target_options(id, be->options, options.be_opt);
 }
 
 /* A value for a message: a password in it (USER%PASSWORD, and the same in a
@@ -665,8 +648,8 @@ static void mpi_barrier(const char *what)
 	MPI_Ibarrier(MPI_COMM_WORLD, &req);
 	wait_or_abort(&req, NULL, 1, what, 0);
 	m.last_exchange_ns = now_ns();	/* a dead rank's silence counts from here */
-	if (!run_signal()) {	/* (a run of a series: the next one) */
-		cont_seen = 0;
+	if (!signals_parent_seen()) {	/* (a run of a series: the next one) */
+		signals_cont_forget();
 		m.signal_at = 0;
 	}
 }

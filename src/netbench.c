@@ -20,14 +20,43 @@ static inline struct nb_client *nbc_of(struct client *c)
 	return c->priv;
 }
 
+/* The file options of the client's backend. */
+static inline const struct nb_options *opt_of(struct client *c)
+{
+	return nbc_of(c)->opt;
+}
+
+#define FILE_OPTION(name_, short_, field_, help_, result_)                                  \
+	{ .name = name_, .short_name = short_, .type = BOPT_FLAG,                           \
+	  .offset = offsetof(struct nb_options, field_), .help = help_, .result_name = result_ }
+
+const struct backend_option nb_file_options[] = {
+	FILE_OPTION("sync", 's', sync_open, "open files with O_SYNC", "sync"),
+	FILE_OPTION("sync-dir", 'S', sync_dirs, "fsync the directory after every directory change",
+		    "sync_dir"),
+	FILE_OPTION("fsync", 'F', do_fsync, "fsync after every write", "fsync"),
+	FILE_OPTION("one-byte-write-fix", 0, one_byte_write_fix,
+		    "as dbench 4.0: a 1-byte write writes a zero byte, skipped where the file holds it, "
+		    "an ftruncate where it extends the file", "one_byte_write_fix"),
+	FILE_OPTION("stat-check", 0, stat_check,
+		    "as dbench 4.0: stat first and skip a mkdir, rmdir, create or rename that "
+		    "would fail", "stat_check"),
+	FILE_OPTION("check-size", 0, check_size,
+		    "after each write, check with fstat that the file is as large as written", NULL),
+	FILE_OPTION("fake-io", 0, fake_io, "do not read or write data, only count it", "fake_io"),
+	{ .name = NULL },
+};
+
 /* ---- handles ---- */
 
-int nb_client_init(struct client *c, struct nb_client *nbc, const struct nb_adapter *ad)
+int nb_client_init(struct client *c, struct nb_client *nbc, const struct nb_adapter *ad,
+		   const struct nb_options *opt)
 {
 	uint32_t n = c->prog->nhandles;
 	size_t fsize = ad->file_size ? (ad->file_size + 15) & ~(size_t)15 : 0;
 
 	nbc->ad = ad;
+	nbc->opt = opt;
 	nbc->nhandles = n;
 	nbc->h = xcalloc(n ? n : 1, sizeof(*nbc->h));
 	nbc->files = fsize ? xcalloc((size_t)n + 1, fsize) : NULL;
@@ -99,7 +128,7 @@ static void sync_dir(struct client *c, const char *path)
 {
 	const struct nb_adapter *ad = nbc_of(c)->ad;
 
-	if (c->opt->sync_dirs && ad->sync_dir)
+	if (opt_of(c)->sync_dirs && ad->sync_dir)
 		ad->sync_dir(c, path);
 }
 
@@ -163,7 +192,7 @@ uint32_t nb_ntcreatex(struct client *c, const struct op *op)
 
 	if (disp < DISP_SUPERSEDE || disp > DISP_OVERWRITE_IF)
 		return NT_STATUS_INVALID_PARAMETER;
-	if (c->opt->stat_check && (disp == DISP_CREATE || disp == DISP_OPEN_IF)) {
+	if (opt_of(c)->stat_check && (disp == DISP_CREATE || disp == DISP_OPEN_IF)) {
 		/* --stat-check, as dbench 4.0: what exists is opened, not created */
 		struct nb_stat sb;
 
@@ -263,7 +292,7 @@ static uint32_t check_io(struct client *c, struct nb_handle *h, int64_t offset, 
 		return NT_STATUS_INVALID_PARAMETER;
 	if (h->is_dir)
 		return NT_STATUS_INVALID_DEVICE_REQUEST;
-	if (!c->opt->fake_io && iobuf_grow(&nbc_of(c)->buf, c->nc.rng, (size_t)size) < 0)
+	if (!opt_of(c)->fake_io && iobuf_grow(&nbc_of(c)->buf, c->nc.rng, (size_t)size) < 0)
 		return NT_STATUS_INVALID_PARAMETER;
 	return NT_STATUS_OK;
 }
@@ -278,7 +307,7 @@ static uint32_t do_read(struct client *c, struct nb_handle *h, int64_t offset, i
 
 	if (st != NT_STATUS_OK)
 		return st;
-	if (c->opt->fake_io) {
+	if (opt_of(c)->fake_io) {
 		c->bytes = (uint64_t)size;
 		return NT_STATUS_OK;
 	}
@@ -350,14 +379,14 @@ static uint32_t do_write(struct client *c, struct nb_handle *h, int64_t offset, 
 
 	if (st != NT_STATUS_OK)
 		return st;
-	if (c->opt->fake_io) {
+	if (opt_of(c)->fake_io) {
 		c->bytes = (uint64_t)size;
 		return NT_STATUS_OK;
 	}
 	src = iobuf_write_source(&nbc->buf, c, (uint64_t)offset, (size_t)size);
 	if (!src)
 		return NT_STATUS_NO_MEMORY;
-	if (c->opt->one_byte_write_fix && size == 1) {
+	if (opt_of(c)->one_byte_write_fix && size == 1) {
 		st = one_byte_write(c, h, (uint64_t)offset, &src);
 		if (st != NB_GO_ON)
 			return st;
@@ -366,12 +395,12 @@ static uint32_t do_write(struct client *c, struct nb_handle *h, int64_t offset, 
 	if (st != NT_STATUS_OK)
 		return st;
 	c->bytes = done;
-	if (c->opt->do_fsync && ad->flush) {
+	if (opt_of(c)->do_fsync && ad->flush) {
 		st = ad->flush(c, h);
 		if (st != NT_STATUS_OK)
 			return st;
 	}
-	if (c->opt->check_size) {
+	if (opt_of(c)->check_size) {
 		st = ad->fstat(c, h, &sb);
 		if (st != NT_STATUS_OK)
 			return st;
@@ -587,7 +616,7 @@ uint32_t nb_rename(struct client *c, const struct op *op)
 	struct nb_stat sb;
 	uint32_t st;
 
-	if (c->opt->stat_check && (st = ad->stat(c, c->path[0], &sb)) != NT_STATUS_OK)
+	if (opt_of(c)->stat_check && (st = ad->stat(c, c->path[0], &sb)) != NT_STATUS_OK)
 		return st;
 	st = ad->rename(c, c->path[0], c->path[1]);
 	(void)op;
@@ -615,7 +644,7 @@ uint32_t nb_mkdir(struct client *c, const struct op *op)
 	uint32_t st;
 
 	(void)op;
-	if (c->opt->stat_check && ad->stat(c, path, &sb) == NT_STATUS_OK)
+	if (opt_of(c)->stat_check && ad->stat(c, path, &sb) == NT_STATUS_OK)
 		return sb.is_dir ? NT_STATUS_OK : NT_STATUS_OBJECT_NAME_COLLISION;
 	st = ad->mkdir(c, path);
 	if (st == NT_STATUS_OBJECT_NAME_COLLISION) {
@@ -634,7 +663,7 @@ uint32_t nb_rmdir(struct client *c, const struct op *op)
 	uint32_t st;
 
 	(void)op;
-	if (c->opt->stat_check) {
+	if (opt_of(c)->stat_check) {
 		st = ad->stat(c, c->path[0], &sb);
 		if (st != NT_STATUS_OK)
 			return st;

@@ -15,10 +15,12 @@
  * rmdir, unlink, rename, statfs, flush, lock.
  *
  * A backend using the layer:
+ *  - has BACKEND_FILES in its flags and a struct nb_options first in its
+ *    option block (the file options, which the core parses for it);
  *  - puts a struct nb_client first in its per-client state, and makes
  *    c->priv point to that state (the layer finds itself at c->priv);
- *  - calls nb_client_init() in its setup and nb_client_free() in its
- *    teardown;
+ *  - calls nb_client_init() in its setup (with its file options) and
+ *    nb_client_free() in its teardown;
  *  - lists NB_OPS in its table's .op[] (and may add ops of its own).
  *
  * Every adapter call returns an NT status (status.h), or STATUS_FATAL with
@@ -56,6 +58,22 @@
 #define NB_ANY 0x40		/* without NB_DIRECTORY: a directory found at the
 				   path may be opened as one (else it is
 				   NT_STATUS_FILE_IS_A_DIRECTORY) */
+
+/* The file options the file backends share (BACKEND_FILES): the first
+ * member of such a backend's option block.  The core parses them from
+ * nb_file_options and lists them once in --help ("File options"). */
+struct nb_options {
+	int sync_open;		/* -s: open files for synchronous writes (O_SYNC) */
+	int sync_dirs;		/* -S: make directory changes stable (fsync the directory) */
+	int do_fsync;		/* -F: flush after every write */
+	int one_byte_write_fix;	/* --one-byte-write-fix: as dbench 4.0 */
+	int stat_check;		/* --stat-check: stat first, skip pointless calls (4.0) */
+	int check_size;		/* --check-size: fstat after writes, check the size */
+	int fake_io;		/* --fake-io: count data, move none */
+};
+
+/* Their table (offsets into struct nb_options), ended by a NULL name. */
+extern const struct backend_option nb_file_options[];
 
 /* The open(2) flags of NB_READ, NB_WRITE, NB_CREATE, NB_EXCL, NB_TRUNC, for
  * an adapter whose protocol takes them (fileio, libsmbclient). */
@@ -179,6 +197,7 @@ struct nb_adapter {
 /* The layer's per-client state: first in the backend's own state. */
 struct nb_client {
 	const struct nb_adapter *ad;	/* the backend's calls */
+	const struct nb_options *opt;	/* the file options (in the backend's block) */
 	struct nb_handle *h;		/* program.nhandles handles */
 	uint32_t nhandles;
 	char *files;			/* the adapter's file objects, one block */
@@ -187,8 +206,10 @@ struct nb_client {
 };
 
 /* Set up the layer for client c (whose c->priv points to nbc) with the
- * adapter's calls: 0, or -1 with c->error set. */
-int nb_client_init(struct client *c, struct nb_client *nbc, const struct nb_adapter *ad);
+ * adapter's calls and the file options of the backend's block: 0, or -1
+ * with c->error set. */
+int nb_client_init(struct client *c, struct nb_client *nbc, const struct nb_adapter *ad,
+		   const struct nb_options *opt);
 /* Close every open handle (the adapter's close, without delete-on-close)
  * and free the layer's state; nothing if init never ran. */
 void nb_client_free(struct client *c, struct nb_client *nbc);

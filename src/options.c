@@ -22,20 +22,18 @@
 #include "backend.h"
 #include "loadfile.h"
 #include "mpi_run.h"
+#include "netbench.h"
 #include "options.h"
 #include "paths.h"
 #include "outfile.h"
 #include "util.h"
 
-static const char default_directory[] = ".";	/* -D */
 
 struct options options = {
 	.progname = "dbench",
 	.clients_per_process = 1,
 	.timelimit = 600,
 	.warmup = -1,
-	.directory = default_directory,
-	.tcp_options = "TCP_NODELAY",
 	.show_mismatches = 10,
 	.stdout_fd = -1,
 	.max_loadfile = LOADFILE_MAX_DEFAULT,
@@ -127,30 +125,39 @@ static void int_option(poptContext pc, const char *name, const char *value, int 
 	*out = (int)v;
 }
 
-static void check_directory(poptContext pc)
+/* Check -D (or the backend's directory option); returns it absolute. */
+static const char *check_directory(poptContext pc, const char *dir)
 {
 	struct stat st;
 
-	if (stat(options.directory, &st) < 0)
-		usage_error(pc, "directory '%s': %s", options.directory, strerror(errno));
+	if (stat(dir, &st) < 0)
+		usage_error(pc, "directory '%s': %s", dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		usage_error(pc, "'%s' is not a directory", options.directory);
-	if (access(options.directory, W_OK | X_OK) < 0)
-		usage_error(pc, "directory '%s' is not writable: %s", options.directory, strerror(errno));
+		usage_error(pc, "'%s' is not a directory", dir);
+	if (access(dir, W_OK | X_OK) < 0)
+		usage_error(pc, "directory '%s' is not writable: %s", dir, strerror(errno));
 	/* a relative -D is taken from where dbench was started: the second
 	 * client of a process (--clients-per-process) must find it too */
-	if (options.directory[0] != '/') {
+	if (dir[0] != '/') {
 		char cwd[PATH_MAX], *abs;
 
 		if (!getcwd(cwd, sizeof(cwd)))
-			usage_error(pc, "directory '%s': the current directory: %s", options.directory,
-				    strerror(errno));
-		abs = xmalloc(strlen(cwd) + strlen(options.directory) + 2);
-		sprintf(abs, "%s/%s", cwd, options.directory);
-		if (options.directory != default_directory)
-			free((char *)options.directory);	/* popt's copy */
-		options.directory = abs;
+			usage_error(pc, "directory '%s': the current directory: %s", dir, strerror(errno));
+		abs = xmalloc(strlen(cwd) + strlen(dir) + 2);
+		sprintf(abs, "%s/%s", cwd, dir);
+		dir = abs;
 	}
+	return dir;
+}
+
+/* Is dir the default of be's directory option, not popt's copy of an
+ * argument? */
+static bool directory_is_default(const struct backend *be, const char *dir)
+{
+	for (const struct backend_option *o = be->options; o && o->name; o++)
+		if (o->type == BOPT_DIRECTORY)
+			return dir == o->def;
+	return false;
 }
 
 /* A machine output file (--json, --csv-series) must be writable before
@@ -187,27 +194,91 @@ static uint64_t random_seed(void)
 	return seed;
 }
 
-/* The options several backends share: a table is in the command line
- * (and --help) when a backend known to the run has its flag. */
-static const struct poptOption file_options[] = {
-	{ "sync", 's', POPT_ARG_NONE, &options.sync_open, 0, "open files with O_SYNC", NULL },
-	{ "sync-dir", 'S', POPT_ARG_NONE, &options.sync_dirs, 0,
-	  "fsync the directory after every directory change", NULL },
-	{ "fsync", 'F', POPT_ARG_NONE, &options.do_fsync, 0, "fsync after every write", NULL },
-	{ "one-byte-write-fix", 0, POPT_ARG_NONE, &options.one_byte_write_fix, 0,
-	  "as dbench 4.0: a 1-byte write writes a zero byte, skipped where the file holds it, "
-	  "an ftruncate where it extends the file", NULL },
-	{ "stat-check", 0, POPT_ARG_NONE, &options.stat_check, 0,
-	  "as dbench 4.0: stat first and skip a mkdir, rmdir, create or rename that "
-	  "would fail", NULL },
-	{ "check-size", 0, POPT_ARG_NONE, &options.check_size, 0,
-	  "after each write, check with fstat that the file is as large as written", NULL },
-	{ "fake-io", 0, POPT_ARG_NONE, &options.fake_io, 0,
-	  "do not read or write data, only count it", NULL },
-	POPT_TABLEEND
+/* ---- the options of the backends ----
+ *
+ * Every backend known to the run (the built-in ones, and a module when -B
+ * names it or --help lists them all) has its option block, allocated here
+ * with its defaults; popt fills each option at its offset.  Each entry also
+ * returns a code, so that an option of a backend that is not the one chosen
+ * is refused after parsing (refuse_foreign).  The file options go to
+ * files_opt, copied to the start of the chosen backend's block when it
+ * takes them (BACKEND_FILES); the server options are the core's. */
+
+/* Where an option given on the command line belongs. */
+struct origin {
+	const char *name;		/* its long name */
+	char short_name;		/* or 0 */
+	const struct backend *be;	/* its backend, or NULL: a shared table's */
+	unsigned flag;			/* a shared table's: the backends with this flag */
+	bool given;			/* it was on the command line */
 };
 
-static const struct poptOption server_options[] = {
+#define ORIGIN_CODE 0x4000	/* popt's val of origins[i]: ORIGIN_CODE + i */
+
+static struct origin *origins;
+static size_t norigins;
+
+/* The option blocks of the known backends. */
+static struct block {
+	const struct backend *be;
+	void *opt;
+} *blocks;
+static size_t nblocks;
+
+static struct nb_options files_opt;	/* the file options, as given */
+
+static int add_origin(const char *name, char short_name, const struct backend *be, unsigned flag)
+{
+	origins = xrealloc(origins, (norigins + 1) * sizeof(*origins));
+	origins[norigins] = (struct origin){ name, short_name, be, flag, false };
+	return ORIGIN_CODE + (int)norigins++;
+}
+
+/* The block of backend be (allocated with its defaults the first time). */
+static void *block_of(const struct backend *be)
+{
+	void *opt;
+
+	for (size_t i = 0; i < nblocks; i++)
+		if (blocks[i].be == be)
+			return blocks[i].opt;
+	opt = be->options_size ? xcalloc(1, be->options_size) : NULL;
+	for (const struct backend_option *o = be->options; opt && o && o->name; o++)
+		if (o->type != BOPT_FLAG && o->def)
+			*(const char **)((char *)opt + o->offset) = o->def;
+	blocks = xrealloc(blocks, (nblocks + 1) * sizeof(*blocks));
+	blocks[nblocks++] = (struct block){ be, opt };
+	return opt;
+}
+
+/* A popt table of a backend's options (or the file options) filling
+ * block; it lives until exit (popt refers to it). */
+static struct poptOption *popt_table_of(const struct backend_option *table, void *block,
+					const struct backend *be, unsigned flag)
+{
+	size_t n = 0;
+	struct poptOption *p;
+
+	while (table[n].name)
+		n++;
+	p = xcalloc(n + 1, sizeof(*p));
+	for (size_t i = 0; i < n; i++) {
+		const struct backend_option *o = &table[i];
+
+		p[i] = (struct poptOption){
+			.longName = o->name,
+			.shortName = o->short_name,
+			.argInfo = o->type == BOPT_FLAG ? POPT_ARG_NONE : POPT_ARG_STRING,
+			.arg = (char *)block + o->offset,
+			.val = add_origin(o->name, o->short_name, be, flag),
+			.descrip = o->help,
+			.argDescrip = o->type == BOPT_FLAG ? NULL : o->arg_name,
+		};
+	}
+	return p;
+}
+
+static struct poptOption server_options[] = {
 	{ "server", 0, POPT_ARG_STRING, &options.server, 0,
 	  "the server: a name or address, optionally with :PORT ([ADDR]:PORT for IPv6); "
 	  "tbench also takes it as its last argument", "HOST" },
@@ -216,14 +287,88 @@ static const struct poptOption server_options[] = {
 	POPT_TABLEEND
 };
 
+/* The tables several backends share: one is in the command line (and
+ * --help) when a backend known to the run has its flag. */
+static struct poptOption *shared_table(unsigned flag)
+{
+	static struct poptOption *files;
+
+	if (flag == BACKEND_FILES) {
+		if (!files)
+			files = popt_table_of(nb_file_options, &files_opt, NULL, BACKEND_FILES);
+		return files;
+	}
+	/* --port: also the default port of a network backend's own server
+	 * option (smb's --smb-share) */
+	if (!server_options[0].val)
+		for (struct poptOption *o = server_options; o->longName; o++)
+			o->val = add_origin(o->longName, o->shortName, NULL,
+					    BACKEND_SERVER | (o->arg == &text.port ? BACKEND_NETWORK : 0));
+	return server_options;
+}
+
 static const struct {
 	unsigned flag;
-	const struct poptOption *table;
 	const char *title;
 } shared_tables[] = {
-	{ BACKEND_FILES, file_options, "File options" },
-	{ BACKEND_SERVER, server_options, "Server options" },
+	{ BACKEND_FILES, "File options" },
+	{ BACKEND_SERVER, "Server options" },
 };
+
+/* dbench 4.0's options: 4.0 built dbench (fileio) and tbench (sockio) from
+ * one option table, and 5.0 took every option with every backend, so
+ * scripts give them to any backend (-D to tbench, -T to dbench, -D with
+ * --mpi -B null ...).  Every backend takes them; one with no use for an
+ * option makes nothing of it, as 4.0's and 5.0's did. */
+static const char *const options_of_4_0[] = {
+	"directory", "xattr", "no-resolve", "tcp-options", "sync", "sync-dir", "fsync",
+	"one-byte-write-fix", "stat-check", "fake-io",
+};
+
+static bool takes_option(const struct backend *be, const struct origin *o)
+{
+	if (o->be ? strcmp(o->be->name, be->name) == 0 : (be->flags & o->flag) != 0)
+		return true;
+	for (size_t i = 0; i < ARRAY_SIZE(options_of_4_0); i++)
+		if (strcmp(o->name, options_of_4_0[i]) == 0)
+			return true;
+	return false;
+}
+
+/* An option given for a backend that is not the one chosen is an error
+ * (one line: the option and the backends it is for), not ignored. */
+static void refuse_foreign(poptContext pc, const struct backend *be)
+{
+	for (size_t i = 0; i < norigins; i++) {
+		const struct origin *o = &origins[i];
+		char label[80], owners[256];
+		size_t n = 0;
+		int count = 0, total = 0;
+
+		if (!o->given || takes_option(be, o))
+			continue;
+		if (o->short_name)
+			snprintf(label, sizeof(label), "--%s (-%c)", o->name, o->short_name);
+		else
+			snprintf(label, sizeof(label), "--%s", o->name);
+		if (o->be)
+			usage_error(pc, "%s is an option of the %s backend, not of the %s backend", label,
+				    o->be->name, be->name);
+		backend_load_all();	/* to name every backend that takes it */
+		for (const struct backend *const *b = backend_list(); *b; b++)
+			total += ((*b)->flags & o->flag) != 0;
+		owners[0] = '\0';
+		for (const struct backend *const *b = backend_list(); *b && n < sizeof(owners); b++) {
+			if (!((*b)->flags & o->flag))
+				continue;
+			count++;
+			n += (size_t)snprintf(owners + n, sizeof(owners) - n, "%s%s",
+					      count == 1 ? "" : count == total ? " and " : ", ", (*b)->name);
+		}
+		usage_error(pc, "%s is an option of the %s backend%s, not of the %s backend", label, owners,
+			    total == 1 ? "" : "s", be->name);
+	}
+}
 
 static const struct poptOption help_options[] = {
 	{ "help", '?', POPT_ARG_NONE, &show_help, 0, "Show this help message", NULL },
@@ -290,8 +435,8 @@ static const char *title_for(char *buf, size_t len, const char *what, unsigned f
 	return buf;
 }
 
-/* The popt table of this run: the core options, each known backend's,
- * the shared ones that a known backend takes, help.  Sized from the
+/* The popt table of this run: the core options, the shared ones that a
+ * known backend takes, each known backend's, help.  Sized from the
  * registry; it and its titles live until exit. */
 static struct poptOption *build_table(struct poptOption *core)
 {
@@ -312,7 +457,7 @@ static struct poptOption *build_table(struct poptOption *core)
 			any |= be[j]->flags & shared_tables[i].flag;
 		if (any && t < ARRAY_SIZE(titles))
 			table[n++] = (struct poptOption){ NULL, 0, POPT_ARG_INCLUDE_TABLE,
-							  (void *)shared_tables[i].table, 0,
+							  shared_table(shared_tables[i].flag), 0,
 							  title_for(titles[t++], sizeof(titles[0]),
 								    shared_tables[i].title, shared_tables[i].flag),
 							  NULL };
@@ -321,7 +466,8 @@ static struct poptOption *build_table(struct poptOption *core)
 		if (!be[j]->options || t >= ARRAY_SIZE(titles))
 			continue;
 		snprintf(titles[t], sizeof(titles[0]), "%s backend options (-B %s):", be[j]->name, be[j]->name);
-		table[n++] = (struct poptOption){ NULL, 0, POPT_ARG_INCLUDE_TABLE, (void *)be[j]->options, 0,
+		table[n++] = (struct poptOption){ NULL, 0, POPT_ARG_INCLUDE_TABLE,
+						  popt_table_of(be[j]->options, block_of(be[j]), be[j], 0), 0,
 						  titles[t++], NULL };
 	}
 	table[n++] = (struct poptOption){ NULL, 0, POPT_ARG_INCLUDE_TABLE, (void *)help_options, 0,
@@ -330,8 +476,31 @@ static struct poptOption *build_table(struct poptOption *core)
 	return table;
 }
 
-void options_parse(int argc, const char **argv)
+/* The table the options chose (nfs: its NFSv4 variant), checked as a
+ * loaded module is. */
+static const struct backend *choose_variant(const struct backend *be, void *be_opt)
 {
+	const struct backend *chosen;
+	char why[512];
+
+	if (!be->variant)
+		return be;
+	chosen = be->variant(be_opt, why, sizeof(why));
+	if (!chosen)
+		die(EXIT_USAGE, "%s", why);
+	if (chosen != be && backend_check(chosen, why, sizeof(why)) < 0)
+		die(EXIT_USAGE, "the %s backend: %s", be->name, why);
+	return chosen;
+}
+
+static void parse_or_exit(poptContext pc);
+static void check_core_values(poptContext pc, const struct backend *be);
+static void parse_arguments(poptContext pc, const struct backend *be);
+static void derive_and_check(poptContext pc, const struct backend *be, void *be_opt);
+
+const struct backend *options_parse(int argc, const char **argv, void **be_opt)
+{
+	/* the core's options; the backends' come from the registry (build_table) */
 	struct poptOption core[] = {
 		{ "timelimit", 't', POPT_ARG_STRING, &text.timelimit, 0,
 		  "measure for SECS seconds after the warmup (default 600)", "SECS" },
@@ -426,14 +595,13 @@ void options_parse(int argc, const char **argv)
 	const struct backend *be;
 	const char *named;
 	bool help;
-	int rc;
 	poptContext pc;
-	const char *arg;
 
 	options.argc = argc;
 	options.argv = argv;
 	if (argc > 0 && strstr(basename_of(argv[0]), "tbench"))
 		options.progname = "tbench";
+	util_set_progname(options.progname);
 	options.backend = backend_default(strcmp(options.progname, "tbench") == 0);
 	named = prescan(argc, argv, &help);
 	if (help)
@@ -443,8 +611,32 @@ void options_parse(int argc, const char **argv)
 	pc = poptGetContext(options.progname, argc, argv, build_table(core), 0);
 	poptSetOtherOptionHelp(pc, strcmp(options.progname, "tbench") == 0 ?
 				       "[OPTION...] NPROCS [SERVER[:PORT]]" : "[OPTION...] NPROCS");
+	parse_or_exit(pc);
+	/* -B hidden where the scan above did not see it (-sBnull) */
+	if (strcmp(be->name, options.backend) != 0)
+		be = find_backend_or_exit(options.backend);
+	refuse_foreign(pc, be);
+	*be_opt = block_of(be);
+	if (be->flags & BACKEND_FILES)	/* the block starts with them (backend.h) */
+		memcpy(*be_opt, &files_opt, sizeof(files_opt));
+	be = choose_variant(be, *be_opt);
+	options.be_opt = *be_opt;
+	check_core_values(pc, be);
+	parse_arguments(pc, be);
+	derive_and_check(pc, be, *be_opt);
+	poptFreeContext(pc);
+	return be;
+}
+
+/* Parse the command line; --help, --usage and --version print and exit
+ * here, a bad option is one line and exit 2. */
+static void parse_or_exit(poptContext pc)
+{
+	int rc;
+
 	while ((rc = poptGetNextOpt(pc)) > 0)
-		;
+		if (rc >= ORIGIN_CODE && (size_t)(rc - ORIGIN_CODE) < norigins)
+			origins[rc - ORIGIN_CODE].given = true;
 	if (rc < -1)
 		usage_error(pc, "%s: %s", poptBadOption(pc, 0), poptStrerror(rc));
 	if (show_help || show_usage) {
@@ -464,10 +656,12 @@ void options_parse(int argc, const char **argv)
 		poptFreeContext(pc);
 		exit(0);
 	}
-	/* -B hidden where the scan above did not see it (-sBnull) */
-	if (strcmp(be->name, options.backend) != 0)
-		be = find_backend_or_exit(options.backend);
+}
 
+/* The core's values: each checked and converted, one line naming the
+ * option when it is bad. */
+static void check_core_values(poptContext pc, const struct backend *be)
+{
 	int_option(pc, "-t", text.timelimit, &options.timelimit, 0, 100000000);
 	int_option(pc, "--warmup", text.warmup, &options.warmup, 0, 100000000);
 	int_option(pc, "--passes", text.passes, &options.passes, 1, INT32_MAX);
@@ -529,6 +723,13 @@ void options_parse(int argc, const char **argv)
 			usage_error(pc, "-R: '%s' is not a rate in MB/sec", text.rate);
 	}
 
+}
+
+/* NPROCS (or the counts of --sweep) and tbench's SERVER[:PORT]. */
+static void parse_arguments(poptContext pc, const struct backend *be)
+{
+	const char *arg;
+
 	arg = options.nsweep ? NULL : poptGetArg(pc);
 	if (!arg && !options.nsweep && options.check_loadfile)
 		arg = "1";	/* what one pass of client 0 does needs no NPROCS */
@@ -562,6 +763,15 @@ void options_parse(int argc, const char **argv)
 	if ((arg = poptGetArg(pc)))
 		usage_error(pc, "unexpected argument '%s'", arg);
 
+}
+
+/* What follows from the values (clients, passes, warmup, the seed, the
+ * loadfile), and the checks that need several of them or the backend:
+ * -D, the outputs. */
+static void derive_and_check(poptContext pc, const struct backend *be, void *be_opt)
+{
+	if (!options.server && (be->flags & BACKEND_SERVER) && be->default_server)
+		options.server = be->default_server;	/* the report says which */
 	if ((int64_t)options.nprocs * options.clients_per_process > 100000)
 		usage_error(pc, "%d x %d clients is more than 100000", options.nprocs,
 			    options.clients_per_process);
@@ -590,12 +800,16 @@ void options_parse(int argc, const char **argv)
 			usage_error(pc, "no loadfile: give one with -c (looked for ./client.txt and %s/client.txt)",
 				    data_dir());
 	}
-	if ((be->flags & BACKEND_DIRECTORY) && !options.check_loadfile)
-		check_directory(pc);
+	if ((be->flags & BACKEND_DIRECTORY) && !options.check_loadfile) {
+		const char *dir = backend_directory(be, be_opt), *abs = check_directory(pc, dir);
+
+		if (abs != dir && !directory_is_default(be, dir))
+			free((char *)dir);	/* popt's copy */
+		backend_set_directory(be, be_opt, abs);
+	}
 	if (options.json && options.csv_series && strcmp(options.json, "-") == 0 &&
 	    strcmp(options.csv_series, "-") == 0)
 		usage_error(pc, "--json - and --csv-series - cannot both have stdout");
 	check_output(pc, "--json", options.json);
 	check_output(pc, "--csv-series", options.csv_series);
-	poptFreeContext(pc);
 }

@@ -1,5 +1,7 @@
 /*
- * options.h - the parsed command line: the only global mutable state.
+ * options.h - the core's part of the parsed command line: the only global
+ * mutable state.  Each backend's options are in its own block (backend.h),
+ * which options_parse() hands back with the backend.
  *
  * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
  */
@@ -9,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct poptOption;
+struct backend;
 
 struct options {
 	const char *progname;	/* "dbench" or "tbench" */
@@ -18,23 +20,13 @@ struct options {
 	int timelimit;		/* seconds of measurement (-t); also ends fixed work */
 	int warmup;		/* seconds of warmup before it; -1: default */
 	const char *loadfile;	/* -c, or found by loadfile_default() */
-	const char *directory;	/* -D: the share root for fileio */
 	const char *backend;	/* -B */
-	const char *tcp_options; /* -T: socket options (sockio) */
 	const char *server;	/* --server or tbench's SERVER */
 	int port;		/* --port, 0: the backend's default */
 	double target_rate;	/* -R: MB/sec per client, 0: unpaced */
-	int sync_open;		/* -s: O_SYNC */
-	int sync_dirs;		/* -S: fsync directories after changes */
-	int do_fsync;		/* -F: fsync after every write */
-	int ea_enable;		/* -x: DOS attributes in an xattr */
-	int no_resolve;		/* --no-resolve */
-	int one_byte_write_fix;	/* --one-byte-write-fix */
-	int stat_check;		/* --stat-check: stat first, skip pointless calls (fileio) */
-	int check_size;		/* --check-size: fstat after writes, check the size */
-	int fake_io;		/* --fake-io */
 	int64_t trunc_io;	/* --trunc-io N: nfs READ3/WRITE3 and block READ/WRITE move
-				   at most N bytes (as dbench 5.0), 0: off */
+				   at most N bytes (as dbench 5.0), 0: off; the backends
+				   are told it in struct run_info */
 	int show_execute_time;	/* --show-execute-time: a line per client and pass
 				   (with --machine-readable, mmtests' @E@ lines) */
 	int stagger;		/* --stagger N: N > 0: client process i starts
@@ -73,6 +65,7 @@ struct options {
 	int mpi_timeout;	/* --mpi-timeout: seconds without a rank's report */
 	int client_base;	/* --mpi: the global id of this rank's first client */
 	int clients_total;	/* --mpi: clients over every rank (0: nclients) */
+	const void *be_opt;	/* the chosen backend's option block (backend.h), or NULL */
 	int argc;		/* the command line, for the JSON report */
 	const char **argv;
 };
@@ -83,8 +76,12 @@ struct options {
 
 extern struct options options;
 
-/* Parse and validate argv into `options`.  Exits with status 2 (and one
- * line on stderr) on any bad value; exits 0 after --help/--version. */
-void options_parse(int argc, const char **argv);
+/* Parse and validate argv into `options` and the chosen backend's option
+ * block (*be_opt; NULL if it has none).  Returns the backend to run with
+ * (the table -B names, or the variant its options chose).  Exits with
+ * status 2 (and one line on stderr) on any bad value, including an option
+ * of a backend that is not the one chosen (but for dbench 4.0's options,
+ * which every backend takes); exits 0 after --help/--version. */
+const struct backend *options_parse(int argc, const char **argv, void **be_opt);
 
 #endif

@@ -172,7 +172,7 @@ void pass_run(const struct program *prog, const struct options *base, uint64_t m
 	opt.show_execute_time = 0;	/* a walk, not a pass of the run */
 	sh = shared_create(prog, 1);
 	sh->measure_end_ns = UINT64_MAX;
-	client_init(c, 0, &opt, prog, &null_backend, sh, opt.seed);
+	client_init(c, 0, &opt, prog, &null_backend, NULL, sh, opt.seed);
 	now = now_ns();
 	sh->release_ns = now;
 	client_start(c, now, 0);

@@ -19,6 +19,7 @@
 #include "mpi_run.h"
 #include "options.h"
 #include "progress.h"
+#include "region.h"
 #include "results.h"
 #include "series.h"
 #include "util.h"
@@ -59,9 +60,9 @@ void progress_init(struct progress_state *ps, const struct program *prog, struct
 
 static enum phase current_phase(const struct progress_state *ps, uint64_t now, int running)
 {
-	uint64_t end = STAT_LOAD(ps->sh->measure_end_ns);
+	uint64_t end = region_end(ps->sh);
 
-	if (STAT_LOAD(ps->sh->stop) || now >= end + NSEC_PER_SEC / 2 || running == 0)
+	if (region_stopping(ps->sh) || now >= end + NSEC_PER_SEC / 2 || running == 0)
 		return PHASE_CLEANUP;
 	if (now < ps->measure_start_ns)
 		return PHASE_WARMUP;
@@ -80,21 +81,22 @@ void progress_tick(struct progress_state *ps, uint64_t now)
 
 	for (int i = 0; i < sh->nclients; i++) {
 		struct slot *s = shared_slot(sh, i);
-		int state = STAT_LOAD(s->state);
-		uint64_t start = STAT_LOAD(s->op_start_ns);
+		int state = slot_state(s);
+		uint32_t id;
+		uint64_t start = slot_op_in_flight(s, &id);
 
-		ops += STAT_LOAD(s->ops_all);
-		bytes_all += STAT_LOAD(s->bytes_all);
-		bytes_measured += STAT_LOAD(s->bytes_measured);
+		ops += slot_get(&s->ops_all);
+		bytes_all += slot_get(&s->bytes_all);
+		bytes_measured += slot_get(&s->bytes_measured);
 		if (state == SLOT_RUNNING)
 			running++;
 		if (state == SLOT_RUNNING || state == SLOT_CLEANUP)
 			active++;
 		if (sec > 0) {
-			const struct sec_stat *ss = &s->secs[(sec - 1) % SEC_RING];
+			struct sec_stat last;
 
-			if (__atomic_load_n(&ss->sec, __ATOMIC_ACQUIRE) == sec - 1)
-				latency = MAX(latency, STAT_LOAD(ss->max_ns));
+			if (sec_stat_read(&s->secs[(sec - 1) % SEC_RING], sec - 1, &last))
+				latency = MAX(latency, last.max_ns);
 		}
 		if (start && now > start && state == SLOT_RUNNING)
 			latency = MAX(latency, now - start);
@@ -165,10 +167,10 @@ void progress_finish(struct progress_state *ps)
 
 	for (int i = 0; i < sh->nclients; i++) {
 		struct slot *s = shared_slot(sh, i);
-		int state = STAT_LOAD(s->state);
+		int state = slot_state(s);
 
-		ops += STAT_LOAD(s->ops_all);
-		bytes += STAT_LOAD(s->bytes_measured);
+		ops += slot_get(&s->ops_all);
+		bytes += slot_get(&s->bytes_measured);
 		if (state != SLOT_DONE && state != SLOT_FAILED)
 			left++;
 	}

@@ -15,7 +15,6 @@
 #include "options.h"
 #include "results.h"
 #include "run.h"
-#include "series.h"
 #include "util.h"
 
 const char *const phase_name[] = {
@@ -172,13 +171,13 @@ void results_compute(struct results *r, const struct results_source *src)
 		}
 	}
 	results_regroup(r);
-	if (run->series && run->series->nrows) {
-		r->nseries = run->series->nrows;
+	if (src->nseries) {
+		r->nseries = src->nseries;
 		r->series = xcalloc(r->nseries, sizeof(*r->series));
-		memcpy(r->series, run->series->rows, r->nseries * sizeof(*r->series));
+		memcpy(r->series, src->series, r->nseries * sizeof(*r->series));
 	}
 	r->exit_status = results_exit_status(r, src->opt->allow_mismatch, run->cleanup_failed,
-					     series_failed(run->series));
+					     src->series_failed);
 }
 
 static int cmp_u64(const void *a, const void *b)

@@ -10,9 +10,10 @@
  * --csv-series file (series.h) take a `const struct results *` and never
  * reach back into the stats region, the program or each other.
  *
- * A results value is serializable and mergeable: results_to_json writes the
- * document described by doc/dbench-result.schema.json, results_from_json
- * reads one back into the same value (every raw figure is in the document
+ * A results value is serializable and mergeable: results_to_json
+ * (json_report.h) writes the document described by
+ * doc/dbench-result.schema.json, results_from_json reads one back into the
+ * same value (every raw figure is in the document
  * exactly: counts, sums, min/max in ns, histograms, decades), and
  * results_merge adds the results of two processes or hosts that ran the same
  * loadfile in the same window, as if they had been one run.
@@ -26,7 +27,6 @@
 #ifndef DBENCH_RESULTS_H
 #define DBENCH_RESULTS_H
 
-#include <jansson.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -173,7 +173,10 @@ struct results_source {
 	const char *backend;	/* the backend's name */
 	const struct options *opt; /* the run's options (clients, seed, window) */
 	const struct shared *sh; /* the stats region, every client exited */
-	const struct run_result *run; /* times, signal, cleanup, series */
+	const struct run_result *run; /* times, signal, cleanup */
+	const struct series_row *series; /* the per-second series (copied), or NULL */
+	size_t nseries;
+	bool series_failed;	/* --csv-series could not be written (exit 1) */
 	const struct pass_figures *pass; /* or NULL: zeros */
 	const struct environment *env; /* copied into the identity, or NULL: unknown */
 };
@@ -230,45 +233,5 @@ static inline double percent_of(uint64_t n, uint64_t total)
 {
 	return total ? 100.0 * (double)n / (double)total : 0.0;
 }
-
-/* The JSON document (doc/dbench-result.schema.json) of r; a new reference. */
-json_t *results_to_json(const struct results *r);
-
-/* Read a document written by results_to_json back into r.  Returns 0, or
- * -1 with a one-line reason in err (r is then empty). */
-int results_from_json(struct results *r, const json_t *doc, char *err, size_t errlen);
-
-/* One series row as a JSON object (the rows of the document, and the
- * lines of --csv-series FILE.jsonl). */
-json_t *series_row_json(const struct series_row *row);
-
-/* Write r's document to path ("-": the file descriptor stdout_fd).
- * Returns 0, or -1 after a message on stderr. */
-int results_write_json(const struct results *r, const char *path, int stdout_fd);
-/* The document of a run that ended without results (bad options or
- * loadfile, no client started, a fatal error): program, command line,
- * exit status and the error message; written the same way, silently.
- * 0 or -1. */
-int results_write_error_json(const char *path, int stdout_fd, const char *progname, int argc,
-			     const char **argv, int exit_status, const char *message);
-
-/* Write any document to path ("-": the file descriptor stdout_fd, or
- * stdout): a file is written whole or not at all (a temporary file beside
- * it, renamed over it); a device or FIFO is written in place.  Takes doc.
- * Returns 0, or -1 (after a message unless quiet). */
-int json_write_document(json_t *doc, const char *path, int stdout_fd, bool quiet);
-
-/* Read a JSON document (jansson's flags) from path: a file, or a FIFO or
- * pipe, never blocking on one that nobody writes to (waits
- * FIFO_WRITER_WAIT_MS for a writer to open it, as long as it takes for one
- * that has).  NULL with a one-line reason in err (without the path): cannot
- * read it (why), is a directory, a FIFO nobody writes to, over
- * DOCUMENT_MAX_BYTES, not JSON (where). */
-#define FIFO_WRITER_WAIT_MS 5000
-#define DOCUMENT_MAX_BYTES (1ULL << 30)
-json_t *json_read_document(const char *path, size_t flags, char *err, size_t errlen);
-
-/* Read a document from a file into r; 0, or -1 with a reason in err. */
-int results_read_json(struct results *r, const char *path, char *err, size_t errlen);
 
 #endif

@@ -27,30 +27,11 @@ struct run_result {
 	struct series *series;	/* the per-second series, or NULL (series.h) */
 };
 
-/* Run the program with options.nprocs processes; the shared region must
- * have been made with shared_create().  Progress goes to stdout. */
-void run_benchmark(const struct program *prog, const struct backend *be, struct shared *sh,
-		   struct run_result *res);
-
-/* Catch the signals that stop a run (SIGHUP, SIGINT, SIGQUIT, SIGPIPE,
- * SIGALRM, SIGTERM, SIGUSR1, SIGUSR2; dbench(1) SIGNALS), from the options
- * on: one sets the flag run_signal() returns; before the run a second
- * one of the same kind ends dbench at once. */
-void run_catch_signals(void);
-
-/* The first stop signal the parent has seen, or 0 (mpi_run.c: under
- * mpirun a SIGTERM means the job is being ended). */
-int run_signal(void);
-
-/* --mpi: the job is being ended (a rank fell silent for --mpi-timeout):
- * stop this rank's clients (each removes its own tree; one that does not
- * within --grace is killed) and remove what the run made, as the end of a
- * run would; does nothing outside a run or once its cleanup is done. */
-void run_abort_cleanup(void);
-
-/* --mpi: the parent is alive (while it waits for the other ranks), so that
- * its clients, which stop when it is silent for --mpi-timeout, go on. */
-void run_alive(void);
+/* Run the program with options.nprocs processes on backend be with its
+ * option block be_opt; the shared region must have been made with
+ * shared_create().  Progress goes to stdout. */
+void run_benchmark(const struct program *prog, const struct backend *be, const void *be_opt,
+		   struct shared *sh, struct run_result *res);
 
 /* Window length in seconds. */
 static inline double run_window(const struct run_result *res)

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "environment.h"
+#include "json_report.h"
 #include "mpi_run.h"
 #include "options.h"
 #include "pass.h"
@@ -58,14 +59,14 @@ static void setup_failed_json(const struct shared *sh, int signal, int status)
 	run_exit_hook(status, message);
 }
 
-static int run_one(const struct program *prog, const struct backend *be,
+static int run_one(const struct program *prog, const struct backend *be, const void *be_opt,
 		   const struct pass_figures *pass, const struct environment *env, struct results *r,
 		   int *status)
 {
 	struct shared *sh = shared_create(prog, options.nclients);
 	struct run_result res;
 
-	run_benchmark(prog, be, sh, &res);
+	run_benchmark(prog, be, be_opt, sh, &res);
 	if (res.setup_failed) {
 		/* with --mpi, rank 0 has printed the first failing rank's message;
 		 * after a signal to dbench, its clients stopped for the same one */
@@ -88,7 +89,8 @@ static int run_one(const struct program *prog, const struct backend *be,
 	}
 	results_compute(r, &(struct results_source){
 		.prog = prog, .backend = be->name, .opt = &options, .sh = sh, .run = &res, .pass = pass,
-		.env = env });
+		.env = env, .series = res.series ? res.series->rows : NULL,
+		.nseries = res.series ? res.series->nrows : 0, .series_failed = series_failed(res.series) });
 	if (res.series) {
 		series_write_rest(res.series, r);
 		r->exit_status = results_exit_status(r, options.allow_mismatch, res.cleanup_failed,
@@ -133,15 +135,16 @@ static bool ci_reached(const struct run_set *set, int min_runs)
 	return s.ci_valid && s.mean > 0 && s.ci_half <= set->until_ci_pct / 100 * s.mean;
 }
 
-void run_series(const struct program *prog, const struct backend *be, const struct run_plan *plan,
-		struct run_set *set)
+void run_series(const struct program *prog, const struct backend *be, const void *be_opt,
+		const struct run_plan *plan, struct run_set *set)
 {
 	struct pass_figures pass = { 0 };
 	struct environment env;
 	struct pass_stats ps;
 
 	memset(set, 0, sizeof(*set));
-	environment_collect(&env, &options, be->flags);
+	environment_collect(&env, &options, be->flags, backend_directory(be, be_opt));
+	backend_options_to_environment(be, be_opt, &env);
 	set->max_runs = plan->max_runs;
 	set->until_ci_pct = plan->until_ci_pct;
 	set->run = xcalloc((size_t)plan->max_runs, sizeof(*set->run));
@@ -160,7 +163,7 @@ void run_series(const struct program *prog, const struct backend *be, const stru
 
 		if (!plan->quiet && i > 0)
 			printf("\n");
-		if (run_one(prog, be, &pass, &env, r, &status) < 0) {
+		if (run_one(prog, be, be_opt, &pass, &env, r, &status) < 0) {
 			set->end = status == EXIT_USAGE ? SERIES_SETUP_FAILED : SERIES_SIGNAL;
 			set->status = status;
 			break;

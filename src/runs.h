@@ -55,10 +55,11 @@ struct run_set {
 	int status;		/* exit status: the worst of the runs, 128 + signal, or 2 */
 };
 
-/* Make the runs of the plan (options give the rest: clients, time, ...).
+/* Make the runs of the plan on backend be with its option block be_opt
+ * (options give the rest: clients, time, ...).
  * Prints the progress of each run and, unless plan->quiet, a line per run. */
-void run_series(const struct program *prog, const struct backend *be, const struct run_plan *plan,
-		struct run_set *set);
+void run_series(const struct program *prog, const struct backend *be, const void *be_opt,
+		const struct run_plan *plan, struct run_set *set);
 void run_set_free(struct run_set *set);
 
 /* The summary of the set (text): a table of mean, median, stddev, CoV,

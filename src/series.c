@@ -17,9 +17,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "json_report.h"
 #include "options.h"
 #include "outfile.h"
-#include "progress.h"
+#include "region.h"
 #include "series.h"
 #include "util.h"
 
@@ -87,7 +88,7 @@ static enum phase second_phase(const struct shared *sh, uint64_t second)
 
 	if (start + NSEC_PER_SEC <= sh->measure_start_ns)
 		return PHASE_WARMUP;
-	if (start >= STAT_LOAD(sh->measure_end_ns))
+	if (start >= region_end(sh))
 		return PHASE_CLEANUP;
 	return PHASE_EXECUTE;
 }

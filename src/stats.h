@@ -3,9 +3,10 @@
  * parent reads: a header the parent writes (times, the stop flag) and one
  * slot per client, written only by that client, so no locks are needed.
  *
- * Fields the other side polls while the run goes on are accessed with
- * relaxed atomics (STAT_LOAD/STAT_STORE); the final report reads the slots
- * after the clients have exited.
+ * This is its layout; region.h is its protocol: every access to a field
+ * the other side reads or writes while the run goes on is one of the
+ * operations named there.  The final report reads the slots after the
+ * clients have exited.
  *
  * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
  */
@@ -18,9 +19,6 @@
 
 #include "hist.h"
 #include "op.h"
-
-#define STAT_LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
-#define STAT_STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 
 /* One op kind of one client, in the measured window. */
 struct op_stats {
@@ -115,48 +113,6 @@ void shared_destroy(struct shared *sh);
 static inline struct slot *shared_slot(const struct shared *sh, int i)
 {
 	return (struct slot *)(sh->slots + (size_t)i * sh->slot_size);
-}
-
-/*
- * The client: the ring entry of second sec, reset first if it held an
- * earlier second.  The reset is published as a seqlock's write: the entry
- * is marked SEC_CHANGING before its figures are zeroed and gets its new
- * second (release) after, so a reader that finds the same second before
- * and after its copy knows the copy is of that second alone.
- */
-static inline struct sec_stat *sec_stat_enter(struct slot *s, uint64_t sec)
-{
-	struct sec_stat *ss = &s->secs[sec % SEC_RING];
-
-	if (ss->sec != sec) {
-		STAT_STORE(ss->sec, SEC_CHANGING);
-		__atomic_thread_fence(__ATOMIC_RELEASE);	/* the mark before the zeroes */
-		STAT_STORE(ss->ops, 0);
-		STAT_STORE(ss->bytes, 0);
-		STAT_STORE(ss->max_ns, 0);
-		__atomic_store_n(&ss->sec, sec, __ATOMIC_RELEASE);
-	}
-	return ss;
-}
-
-/*
- * The parent: copy second's figures from its ring entry into *out.  True
- * if the entry held that second before and after the copy; false if it
- * holds another (out->sec says which: a later one, or SEC_CHANGING, means
- * the second was overwritten before or while it was read, and the copy
- * must not be used).
- */
-static inline bool sec_stat_read(const struct sec_stat *ss, uint64_t second, struct sec_stat *out)
-{
-	out->sec = __atomic_load_n(&ss->sec, __ATOMIC_ACQUIRE);
-	if (out->sec != second)
-		return false;
-	out->ops = STAT_LOAD(ss->ops);
-	out->bytes = STAT_LOAD(ss->bytes);
-	out->max_ns = STAT_LOAD(ss->max_ns);
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);	/* the copy before the re-check */
-	out->sec = STAT_LOAD(ss->sec);
-	return out->sec == second;
 }
 
 static inline void op_stats_init(struct op_stats *s)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "figures.h"
+#include "json_report.h"
 #include "mpi_run.h"
 #include "options.h"
 #include "sweep.h"
@@ -27,8 +28,8 @@ static void point_line(const struct sweep *sw, int i)
 	fflush(stdout);
 }
 
-void sweep_run(const struct program *prog, const struct backend *be, const struct run_plan *plan,
-	       struct sweep *sw)
+void sweep_run(const struct program *prog, const struct backend *be, const void *be_opt,
+	       const struct run_plan *plan, struct sweep *sw)
 {
 	memset(sw, 0, sizeof(*sw));
 	sw->max_points = options.nsweep;
@@ -45,7 +46,7 @@ void sweep_run(const struct program *prog, const struct backend *be, const struc
 		       options.nprocs == 1 ? "" : "es");
 		if (mpi_on())	/* --mpi: the point's processes spread over the ranks */
 			mpi_spread(options.sweep[i]);
-		run_series(prog, be, plan, set);
+		run_series(prog, be, be_opt, plan, set);
 		sw->status = MAX(sw->status, set->status);
 		if (!set->nruns) {	/* its clients could not start: no figures */
 			sw->end = set->end;

@@ -27,8 +27,8 @@ struct sweep {
 
 /* Run every point of options.sweep with the plan (a single run or
  * --repeat's runs), printing a line per point. */
-void sweep_run(const struct program *prog, const struct backend *be, const struct run_plan *plan,
-	       struct sweep *sw);
+void sweep_run(const struct program *prog, const struct backend *be, const void *be_opt,
+	       const struct run_plan *plan, struct sweep *sw);
 void sweep_free(struct sweep *sw);
 
 /* The table of the points: clients, MB/sec (with the 95% interval of the

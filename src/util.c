@@ -12,7 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "options.h"
 #include "util.h"
 
 void sleep_until_ns(uint64_t t)
@@ -45,6 +44,12 @@ void rng_seed(uint64_t s[2], uint64_t seed, uint64_t stream)
 }
 
 static void (*exit_hook)(int status, const char *message);
+static const char *progname = "dbench";	/* util_set_progname() */
+
+void util_set_progname(const char *name)
+{
+	progname = name;
+}
 
 void set_exit_hook(void (*hook)(int status, const char *message))
 {
@@ -63,7 +68,7 @@ void run_exit_hook(int status, const char *message)
 static void __attribute__((format(printf, 2, 0))) vmessage(char *buf, const char *fmt, va_list ap)
 {
 	vsnprintf(buf, 1024, fmt, ap);
-	fprintf(stderr, "%s: %s\n", options.progname ? options.progname : "dbench", buf);
+	fprintf(stderr, "%s: %s\n", progname, buf);
 }
 
 void die(int status, const char *fmt, ...)
@@ -119,6 +124,16 @@ char *xstrdup(const char *s)
 	size_t n = strlen(s) + 1;
 
 	return memcpy(xmalloc(n), s, n);
+}
+
+char *xstrndup(const char *s, size_t len)
+{
+	size_t n = strnlen(s, len);
+	char *p = xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
 }
 
 int parse_u64(const char *s, uint64_t *out)

@@ -54,11 +54,16 @@ void *xmalloc(size_t size);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t size);
 char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t len);	/* at most len bytes, NUL-terminated */
 
 /* Called once by die() and by the other exits of dbench with the status
  * and the one-line message (dbench writes its --json error document). */
 void set_exit_hook(void (*hook)(int status, const char *message));
 void run_exit_hook(int status, const char *message);
+
+/* The program name die() and warnx_() print first ("dbench" until set);
+ * name must live until exit. */
+void util_set_progname(const char *name);
 
 /* Print "progname: message" to stderr, run the exit hook, exit with status. */
 void die(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));

@@ -33,7 +33,7 @@ static double percent(uint64_t part, uint64_t whole)
 
 /* The header: the model in brief and what this pass holds. */
 static void write_header(FILE *out, const struct gen *gen,
-			 const struct options *opts)
+			 const struct genload_options *opts)
 {
 	static const char *const model[] = {
 		"",
@@ -74,7 +74,7 @@ static void write_header(FILE *out, const struct gen *gen,
 		(double)moved / (double)gen->total_ops);
 	fprintf(out, "#\n# %-24s %6s %7s\n", "operation", "count", "share");
 	for (int k = 0; k < K_COUNT; k++)
-		fprintf(out, "# %-24s %6" PRIu64 " %6.2f%%\n", op_names[k],
+		fprintf(out, "# %-24s %6" PRIu64 " %6.2f%%\n", gl_op_names[k],
 			gen->op_count[k],
 			percent(gen->op_count[k], gen->total_ops));
 	fprintf(out, "#\n");
@@ -87,11 +87,11 @@ static void report(const struct gen *gen)
 		"target");
 	for (int k = 0; k < K_COUNT; k++)
 		fprintf(stderr, "%-24s %8" PRIu64 " %6.2f%% %6.2f%%\n",
-			op_names[k], gen->op_count[k],
+			gl_op_names[k], gen->op_count[k],
 			percent(gen->op_count[k], gen->total_ops),
 			op_target_bp[k] / 100.0);
 	for (int s = 0; s < ST_COUNT; s++)
-		fprintf(stderr, "%-34s %8" PRIu64 "\n", status_names[s],
+		fprintf(stderr, "%-34s %8" PRIu64 "\n", gl_status_names[s],
 			gen->status_count[s]);
 	fprintf(stderr, "operations %" PRIu64 ", read %" PRIu64 " bytes, written %"
 		PRIu64 " bytes, read/written %.2f, %.0f bytes an operation\n",
@@ -125,12 +125,12 @@ static uint64_t parse_number(const char *option, const char *text,
 	value = strtoull(text, &end, 10);
 	if (errno || end == text || *end || text[0] == '-' ||
 	    value < min || value > max)
-		die("%s wants a whole number from %" PRIu64 " to %" PRIu64
+		gl_die("%s wants a whole number from %" PRIu64 " to %" PRIu64
 		    ", not '%s'", option, min, max, text);
 	return value;
 }
 
-static void parse_options(int argc, char **argv, struct options *opts)
+static void parse_options(int argc, char **argv, struct genload_options *opts)
 {
 	static const struct option long_options[] = {
 		{ "seed", required_argument, NULL, 's' },
@@ -165,17 +165,17 @@ static void parse_options(int argc, char **argv, struct options *opts)
 			usage(stdout);
 			exit(0);
 		default:
-			die("unknown option or missing value: %s (see --help)",
+			gl_die("unknown option or missing value: %s (see --help)",
 			    argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
-		die("unexpected argument '%s' (see --help)", argv[optind]);
+		gl_die("unexpected argument '%s' (see --help)", argv[optind]);
 }
 
 int main(int argc, char **argv)
 {
-	struct options opts;
+	struct genload_options opts;
 	struct gen gen;
 	char *body = NULL;
 	size_t body_len = 0;
@@ -188,15 +188,15 @@ int main(int argc, char **argv)
 	gen.watch = -1;
 	gen.out = open_memstream(&body, &body_len);
 	if (!gen.out)
-		die("out of memory");
-	generate_pass(&gen, opts.ops);
+		gl_die("out of memory");
+	gl_generate_pass(&gen, opts.ops);
 	if (fclose(gen.out) != 0)
-		die("out of memory");
+		gl_die("out of memory");
 
 	if (opts.output) {
 		out = fopen(opts.output, "w");
 		if (!out)
-			die("cannot create %s: %s", opts.output, strerror(errno));
+			gl_die("cannot create %s: %s", opts.output, strerror(errno));
 	}
 	write_header(out, &gen, &opts);
 	fwrite(body, 1, body_len, out);
@@ -204,7 +204,7 @@ int main(int argc, char **argv)
 	    (out == stdout && fflush(out) != 0)) {
 		if (opts.output)
 			remove(opts.output);
-		die("cannot write %s: %s", opts.output ? opts.output : "output",
+		gl_die("cannot write %s: %s", opts.output ? opts.output : "output",
 		    strerror(errno));
 	}
 	if (opts.verbose)

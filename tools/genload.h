@@ -2,7 +2,9 @@
  * genload.h - the project's own default loadfile generator: what its parts
  * share.  genload_model.c holds the model of the client's tree and emits
  * the operations, genload_office.c the office client's sessions and the
- * pass, genload.c the options and the output.
+ * pass, genload.c the options and the output.  What they share is named
+ * gl_*, so that no global of the generator takes a name of util.h's (die)
+ * or a generic one (exists, flush).
  *
  * It writes loadfiles/client.txt: one pass of a netbench-like session in the
  * classic loadfile grammar, so that dbench ships a default load that it made
@@ -157,7 +159,7 @@ struct app {
 };
 
 /* The options, parsed once. */
-struct options {
+struct genload_options {
 	uint64_t seed;			/* PRNG seed */
 	unsigned long ops;		/* operations a pass aims at */
 	const char *output;		/* output file, NULL for stdout */
@@ -184,63 +186,63 @@ struct gen {
 
 /* The operation and status names, as the loadfile writes them
  * (genload_model.c). */
-extern const char *const op_names[K_COUNT];
-extern const char *const status_names[ST_COUNT];
+extern const char *const gl_op_names[K_COUNT];
+extern const char *const gl_status_names[ST_COUNT];
 
 /* Fatal errors and the seeded random stream (genload_model.c). */
-void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-uint64_t rng_below(struct gen *gen, uint64_t n);
-uint64_t rng_range(struct gen *gen, uint64_t lo, uint64_t hi);
-bool chance(struct gen *gen, unsigned percent);
+void gl_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+uint64_t gl_rng_below(struct gen *gen, uint64_t n);
+uint64_t gl_rng_range(struct gen *gen, uint64_t lo, uint64_t hi);
+bool gl_chance(struct gen *gen, unsigned percent);
 
 /* The model of the tree. */
-size_t node_add(struct gen *gen, const char *path, bool is_dir);
-void parent_of(const char *path, char *parent);
-const char *base_of(const char *path);
-bool exists(const struct gen *gen, const char *path);
+size_t gl_node_add(struct gen *gen, const char *path, bool is_dir);
+void gl_parent_of(const char *path, char *parent);
+const char *gl_base_of(const char *path);
+bool gl_exists(const struct gen *gen, const char *path);
 
 /* Emitting operations: each updates the model and writes one line with
  * the status the model predicts. */
-void emit(struct gen *gen, enum op_kind kind, enum status status,
+void gl_emit(struct gen *gen, enum op_kind kind, enum status status,
 	  const char *fmt, ...)
 	  __attribute__((format(printf, 4, 5)));
-unsigned free_fnum(const struct gen *gen);
-int take_handle(struct gen *gen, size_t node, unsigned fnum);
-struct handle *handle_of(struct gen *gen, int h);
-int ntcreatex(struct gen *gen, const char *path, unsigned options,
+unsigned gl_free_fnum(const struct gen *gen);
+int gl_take_handle(struct gen *gen, size_t node, unsigned fnum);
+struct handle *gl_handle_of(struct gen *gen, int h);
+int gl_ntcreatex(struct gen *gen, const char *path, unsigned options,
 	      unsigned disposition);
-void close_handle(struct gen *gen, int h);
-void readx(struct gen *gen, int h, uint64_t offset, uint64_t size);
-void writex(struct gen *gen, int h, uint64_t offset, uint64_t size);
-void flush(struct gen *gen, int h);
-void lockx(struct gen *gen, int h, uint64_t offset, uint64_t length);
-void unlockx(struct gen *gen, int h);
-void qfileinfo(struct gen *gen, int h, unsigned level);
-void sfileinfo(struct gen *gen, int h);
-void qfsinfo(struct gen *gen, unsigned level);
-enum status qpathinfo(struct gen *gen, const char *path, unsigned level);
-unsigned find_first(struct gen *gen, const char *dir,
+void gl_close_handle(struct gen *gen, int h);
+void gl_readx(struct gen *gen, int h, uint64_t offset, uint64_t size);
+void gl_writex(struct gen *gen, int h, uint64_t offset, uint64_t size);
+void gl_flush(struct gen *gen, int h);
+void gl_lockx(struct gen *gen, int h, uint64_t offset, uint64_t length);
+void gl_unlockx(struct gen *gen, int h);
+void gl_qfileinfo(struct gen *gen, int h, unsigned level);
+void gl_sfileinfo(struct gen *gen, int h);
+void gl_qfsinfo(struct gen *gen, unsigned level);
+enum status gl_qpathinfo(struct gen *gen, const char *path, unsigned level);
+unsigned gl_find_first(struct gen *gen, const char *dir,
 		    const char *pattern, unsigned max_count);
-void rename_file(struct gen *gen, const char *from, const char *to);
-void unlink_file(struct gen *gen, const char *path);
-void make_dir(struct gen *gen, const char *path);
-void remove_dir(struct gen *gen, const char *path);
-void deltree(struct gen *gen, const char *path);
+void gl_rename_file(struct gen *gen, const char *from, const char *to);
+void gl_unlink_file(struct gen *gen, const char *path);
+void gl_make_dir(struct gen *gen, const char *path);
+void gl_remove_dir(struct gen *gen, const char *path);
+void gl_deltree(struct gen *gen, const char *path);
 
 /* Names. */
-void join(char *out, const char *dir, const char *name);
-void new_doc_name(struct gen *gen, const char *dir, const char *ext,
+void gl_join(char *out, const char *dir, const char *name);
+void gl_new_doc_name(struct gen *gen, const char *dir, const char *ext,
 		  char *path);
-void temp_name(struct gen *gen, const char *dir, const char *prefix,
+void gl_temp_name(struct gen *gen, const char *dir, const char *prefix,
 	       const char *suffix, char *path);
-void hex_temp_name(struct gen *gen, const char *dir, char *path);
-void owner_name(const char *doc, char *path);
-void with_ext(const char *path, const char *ext, char *out);
-bool has_ext(const char *path, const char *ext);
-const char *pick_stem(struct gen *gen);
+void gl_hex_temp_name(struct gen *gen, const char *dir, char *path);
+void gl_owner_name(const char *doc, char *path);
+void gl_with_ext(const char *path, const char *ext, char *out);
+bool gl_has_ext(const char *path, const char *ext);
+const char *gl_pick_stem(struct gen *gen);
 
 /* One pass of the office client, about target_ops operations
  * (genload_office.c). */
-void generate_pass(struct gen *gen, unsigned long target_ops);
+void gl_generate_pass(struct gen *gen, unsigned long target_ops);
 
 #endif

@@ -18,14 +18,14 @@
 
 #include "genload.h"
 
-const char *const op_names[K_COUNT] = {
+const char *const gl_op_names[K_COUNT] = {
 	"ReadX", "NTCreateX", "QUERY_PATH_INFORMATION", "Close", "WriteX",
 	"FIND_FIRST", "Unlink", "QUERY_FS_INFORMATION",
 	"QUERY_FILE_INFORMATION", "SET_FILE_INFORMATION", "Flush", "Rename",
 	"LockX", "UnlockX", "Mkdir", "Rmdir", "Deltree",
 };
 
-const char *const status_names[ST_COUNT] = {
+const char *const gl_status_names[ST_COUNT] = {
 	"NT_STATUS_OK", "NT_STATUS_OBJECT_NAME_NOT_FOUND",
 	"NT_STATUS_OBJECT_PATH_NOT_FOUND", "NT_STATUS_NO_SUCH_FILE",
 	"NT_STATUS_END_OF_FILE",
@@ -42,12 +42,12 @@ static const char *const stems[] = {
 };
 
 /* A stem for a document name, at random. */
-const char *pick_stem(struct gen *gen)
+const char *gl_pick_stem(struct gen *gen)
 {
-	return stems[rng_below(gen, sizeof(stems) / sizeof(stems[0]))];
+	return stems[gl_rng_below(gen, sizeof(stems) / sizeof(stems[0]))];
 }
 
-void die(const char *fmt, ...)
+void gl_die(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -70,21 +70,21 @@ static uint64_t rng_next(struct gen *gen)
 }
 
 /* A number in [0, n). */
-uint64_t rng_below(struct gen *gen, uint64_t n)
+uint64_t gl_rng_below(struct gen *gen, uint64_t n)
 {
 	return n ? rng_next(gen) % n : 0;
 }
 
 /* A number in [lo, hi]. */
-uint64_t rng_range(struct gen *gen, uint64_t lo, uint64_t hi)
+uint64_t gl_rng_range(struct gen *gen, uint64_t lo, uint64_t hi)
 {
-	return lo + rng_below(gen, hi - lo + 1);
+	return lo + gl_rng_below(gen, hi - lo + 1);
 }
 
 /* True with the given chance in percent. */
-bool chance(struct gen *gen, unsigned percent)
+bool gl_chance(struct gen *gen, unsigned percent)
 {
-	return rng_below(gen, 100) < percent;
+	return gl_rng_below(gen, 100) < percent;
 }
 
 /* ---- the model of the tree ---- */
@@ -97,18 +97,18 @@ static long node_find(const struct gen *gen, const char *path)
 	return -1;
 }
 
-size_t node_add(struct gen *gen, const char *path, bool is_dir)
+size_t gl_node_add(struct gen *gen, const char *path, bool is_dir)
 {
 	struct node *node;
 
 	if (strlen(path) >= MAX_PATH_LEN)
-		die("internal error: path too long: %s", path);
+		gl_die("internal error: path too long: %s", path);
 	if (gen->node_count == gen->node_cap) {
 		gen->node_cap = gen->node_cap ? gen->node_cap * 2 : 256;
 		gen->nodes = realloc(gen->nodes,
 				     gen->node_cap * sizeof(*gen->nodes));
 		if (!gen->nodes)
-			die("out of memory");
+			gl_die("out of memory");
 	}
 	node = &gen->nodes[gen->node_count];
 	memset(node, 0, sizeof(*node));
@@ -123,7 +123,7 @@ static void node_remove(struct gen *gen, size_t index)
 	size_t last = gen->node_count - 1;
 
 	if (gen->nodes[index].open_count)
-		die("internal error: removing open %s", gen->nodes[index].path);
+		gl_die("internal error: removing open %s", gen->nodes[index].path);
 	gen->nodes[index] = gen->nodes[last];
 	gen->node_count--;
 	for (int h = 0; h < MAX_HANDLES; h++)
@@ -132,7 +132,7 @@ static void node_remove(struct gen *gen, size_t index)
 }
 
 /* The directory part of a path ("" for a top-level name). */
-void parent_of(const char *path, char *parent)
+void gl_parent_of(const char *path, char *parent)
 {
 	const char *slash = strrchr(path, '\\');
 	size_t len = slash ? (size_t)(slash - path) : 0;
@@ -141,7 +141,7 @@ void parent_of(const char *path, char *parent)
 	parent[len] = '\0';
 }
 
-const char *base_of(const char *path)
+const char *gl_base_of(const char *path)
 {
 	const char *slash = strrchr(path, '\\');
 
@@ -161,14 +161,14 @@ static enum status lookup(const struct gen *gen, const char *path, long *index)
 	*index = node_find(gen, path);
 	if (*index >= 0)
 		return ST_OK;
-	parent_of(path, parent);
+	gl_parent_of(path, parent);
 	p = node_find(gen, parent);
 	if (p < 0 || !gen->nodes[p].is_dir)
 		return ST_PATH_NOT_FOUND;
 	return ST_NAME_NOT_FOUND;
 }
 
-bool exists(const struct gen *gen, const char *path)
+bool gl_exists(const struct gen *gen, const char *path)
 {
 	return node_find(gen, path) >= 0;
 }
@@ -204,9 +204,9 @@ static unsigned count_matches(const struct gen *gen, const char *dir,
 	for (size_t i = 0; i < gen->node_count; i++) {
 		if (!gen->nodes[i].path[0])
 			continue;
-		parent_of(gen->nodes[i].path, parent);
+		gl_parent_of(gen->nodes[i].path, parent);
 		if (strcasecmp(parent, dir) == 0 &&
-		    wild_match(pattern, base_of(gen->nodes[i].path)))
+		    wild_match(pattern, gl_base_of(gen->nodes[i].path)))
 			count++;
 	}
 	return count;
@@ -214,24 +214,24 @@ static unsigned count_matches(const struct gen *gen, const char *dir,
 
 /* ---- emitting operations ---- */
 
-void emit(struct gen *gen, enum op_kind kind, enum status status,
+void gl_emit(struct gen *gen, enum op_kind kind, enum status status,
 	  const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs(op_names[kind], gen->out);
+	fputs(gl_op_names[kind], gen->out);
 	fputc(' ', gen->out);
 	va_start(ap, fmt);
 	vfprintf(gen->out, fmt, ap);
 	va_end(ap);
-	fprintf(gen->out, " %s\n", status_names[status]);
+	fprintf(gen->out, " %s\n", gl_status_names[status]);
 	gen->op_count[kind]++;
 	gen->status_count[status]++;
 	gen->total_ops++;
 }
 
 /* The lowest handle number not open now. */
-unsigned free_fnum(const struct gen *gen)
+unsigned gl_free_fnum(const struct gen *gen)
 {
 	for (unsigned fnum = FNUM_BASE;; fnum++) {
 		bool taken = false;
@@ -244,7 +244,7 @@ unsigned free_fnum(const struct gen *gen)
 	}
 }
 
-int take_handle(struct gen *gen, size_t node, unsigned fnum)
+int gl_take_handle(struct gen *gen, size_t node, unsigned fnum)
 {
 	for (int h = 0; h < MAX_HANDLES; h++) {
 		struct handle *handle = &gen->handles[h];
@@ -258,13 +258,13 @@ int take_handle(struct gen *gen, size_t node, unsigned fnum)
 		gen->nodes[node].open_count++;
 		return h;
 	}
-	die("internal error: too many open handles");
+	gl_die("internal error: too many open handles");
 }
 
-struct handle *handle_of(struct gen *gen, int h)
+struct handle *gl_handle_of(struct gen *gen, int h)
 {
 	if (h < 0 || h >= MAX_HANDLES || !gen->handles[h].in_use)
-		die("internal error: use of a handle that is not open");
+		gl_die("internal error: use of a handle that is not open");
 	return &gen->handles[h];
 }
 
@@ -272,10 +272,10 @@ struct handle *handle_of(struct gen *gen, int h)
  * NTCreateX.  Returns the handle slot, or -1 when the open fails (with the
  * status the model says).  Only cases without ambiguity are allowed.
  */
-int ntcreatex(struct gen *gen, const char *path, unsigned options,
+int gl_ntcreatex(struct gen *gen, const char *path, unsigned options,
 	      unsigned disposition)
 {
-	unsigned fnum = free_fnum(gen);
+	unsigned fnum = gl_free_fnum(gen);
 	bool want_dir = options & OPT_DIRECTORY;
 	enum status status;
 	struct node *node;
@@ -285,42 +285,42 @@ int ntcreatex(struct gen *gen, const char *path, unsigned options,
 	/* dbench 4.0 creates only with CREATE and OVERWRITE_IF: keep to those */
 	if (disposition != DISP_OPEN && disposition != DISP_CREATE &&
 	    disposition != DISP_OVERWRITE_IF)
-		die("internal error: disposition %u", disposition);
+		gl_die("internal error: disposition %u", disposition);
 	status = lookup(gen, path, &index);
 	if (status == ST_NAME_NOT_FOUND &&
 	    (disposition == DISP_CREATE || disposition == DISP_OVERWRITE_IF)) {
 		if (want_dir && disposition != DISP_CREATE)
-			die("internal error: directory made by OVERWRITE_IF");
-		index = (long)node_add(gen, path, want_dir);
+			gl_die("internal error: directory made by OVERWRITE_IF");
+		index = (long)gl_node_add(gen, path, want_dir);
 		status = ST_OK;
 	} else if (status == ST_OK) {
 		node = &gen->nodes[index];
 		if (disposition == DISP_CREATE)
-			die("internal error: CREATE of existing %s", path);
+			gl_die("internal error: CREATE of existing %s", path);
 		if (want_dir && !node->is_dir)
-			die("internal error: directory open of file %s", path);
+			gl_die("internal error: directory open of file %s", path);
 		if ((options & OPT_NON_DIRECTORY) && node->is_dir)
-			die("internal error: file open of directory %s", path);
+			gl_die("internal error: file open of directory %s", path);
 		if (disposition == DISP_OVERWRITE_IF)
 			node->size = 0;
 	}
-	emit(gen, K_NTCREATEX, status, "\"%s%s\" 0x%x 0x%x %u", CLIENT_DIR,
+	gl_emit(gen, K_NTCREATEX, status, "\"%s%s\" 0x%x 0x%x %u", CLIENT_DIR,
 	     path, options, disposition, fnum);
 	if (status != ST_OK)
 		return -1;
-	h = take_handle(gen, (size_t)index, fnum);
+	h = gl_take_handle(gen, (size_t)index, fnum);
 	gen->handles[h].delete_on_close = options & OPT_DELETE_ON_CLOSE;
 	return h;
 }
 
-void close_handle(struct gen *gen, int h)
+void gl_close_handle(struct gen *gen, int h)
 {
-	struct handle *handle = handle_of(gen, h);
+	struct handle *handle = gl_handle_of(gen, h);
 	size_t node = handle->node;
 
 	if (handle->locked)
-		die("internal error: close with a lock held");
-	emit(gen, K_CLOSE, ST_OK, "%u", handle->fnum);
+		gl_die("internal error: close with a lock held");
+	gl_emit(gen, K_CLOSE, ST_OK, "%u", handle->fnum);
 	handle->in_use = false;
 	gen->nodes[node].open_count--;
 	if (handle->delete_on_close && gen->nodes[node].open_count == 0)
@@ -328,93 +328,93 @@ void close_handle(struct gen *gen, int h)
 }
 
 /* ReadX: the model says how many bytes come back. */
-void readx(struct gen *gen, int h, uint64_t offset, uint64_t size)
+void gl_readx(struct gen *gen, int h, uint64_t offset, uint64_t size)
 {
-	struct handle *handle = handle_of(gen, h);
+	struct handle *handle = gl_handle_of(gen, h);
 	uint64_t file_size = gen->nodes[handle->node].size;
 	uint64_t returned = 0;
 	enum status status = ST_OK;
 
 	if (size == 0 || size > CHUNK)
-		die("internal error: read of %" PRIu64 " bytes", size);
+		gl_die("internal error: read of %" PRIu64 " bytes", size);
 	if (offset >= file_size)
 		status = ST_END_OF_FILE;
 	else
 		returned = file_size - offset < size ? file_size - offset : size;
-	emit(gen, K_READX, status, "%u %" PRIu64 " %" PRIu64 " %" PRIu64,
+	gl_emit(gen, K_READX, status, "%u %" PRIu64 " %" PRIu64 " %" PRIu64,
 	     handle->fnum, offset, size, returned);
 	gen->bytes_read += returned;
 }
 
-void writex(struct gen *gen, int h, uint64_t offset, uint64_t size)
+void gl_writex(struct gen *gen, int h, uint64_t offset, uint64_t size)
 {
-	struct handle *handle = handle_of(gen, h);
+	struct handle *handle = gl_handle_of(gen, h);
 	struct node *node = &gen->nodes[handle->node];
 
 	if (size == 0 || size > CHUNK)
-		die("internal error: write of %" PRIu64 " bytes", size);
-	emit(gen, K_WRITEX, ST_OK, "%u %" PRIu64 " %" PRIu64 " %" PRIu64,
+		gl_die("internal error: write of %" PRIu64 " bytes", size);
+	gl_emit(gen, K_WRITEX, ST_OK, "%u %" PRIu64 " %" PRIu64 " %" PRIu64,
 	     handle->fnum, offset, size, size);
 	if (offset + size > node->size)
 		node->size = offset + size;
 	gen->bytes_written += size;
 }
 
-void flush(struct gen *gen, int h)
+void gl_flush(struct gen *gen, int h)
 {
-	emit(gen, K_FLUSH, ST_OK, "%u", handle_of(gen, h)->fnum);
+	gl_emit(gen, K_FLUSH, ST_OK, "%u", gl_handle_of(gen, h)->fnum);
 }
 
-void lockx(struct gen *gen, int h, uint64_t offset, uint64_t length)
+void gl_lockx(struct gen *gen, int h, uint64_t offset, uint64_t length)
 {
-	struct handle *handle = handle_of(gen, h);
+	struct handle *handle = gl_handle_of(gen, h);
 
 	if (handle->locked)
-		die("internal error: second lock on a handle");
-	emit(gen, K_LOCKX, ST_OK, "%u %" PRIu64 " %" PRIu64, handle->fnum,
+		gl_die("internal error: second lock on a handle");
+	gl_emit(gen, K_LOCKX, ST_OK, "%u %" PRIu64 " %" PRIu64, handle->fnum,
 	     offset, length);
 	handle->locked = true;
 	handle->lock_offset = offset;
 	handle->lock_length = length;
 }
 
-void unlockx(struct gen *gen, int h)
+void gl_unlockx(struct gen *gen, int h)
 {
-	struct handle *handle = handle_of(gen, h);
+	struct handle *handle = gl_handle_of(gen, h);
 
 	if (!handle->locked)
-		die("internal error: unlock without a lock");
-	emit(gen, K_UNLOCKX, ST_OK, "%u %" PRIu64 " %" PRIu64, handle->fnum,
+		gl_die("internal error: unlock without a lock");
+	gl_emit(gen, K_UNLOCKX, ST_OK, "%u %" PRIu64 " %" PRIu64, handle->fnum,
 	     handle->lock_offset, handle->lock_length);
 	handle->locked = false;
 }
 
-void qfileinfo(struct gen *gen, int h, unsigned level)
+void gl_qfileinfo(struct gen *gen, int h, unsigned level)
 {
-	emit(gen, K_QFILE, ST_OK, "%u %u", handle_of(gen, h)->fnum, level);
+	gl_emit(gen, K_QFILE, ST_OK, "%u %u", gl_handle_of(gen, h)->fnum, level);
 }
 
-void sfileinfo(struct gen *gen, int h)
+void gl_sfileinfo(struct gen *gen, int h)
 {
-	emit(gen, K_SFILE, ST_OK, "%u 1004", handle_of(gen, h)->fnum);
+	gl_emit(gen, K_SFILE, ST_OK, "%u 1004", gl_handle_of(gen, h)->fnum);
 }
 
-void qfsinfo(struct gen *gen, unsigned level)
+void gl_qfsinfo(struct gen *gen, unsigned level)
 {
-	emit(gen, K_QFS, ST_OK, "%u", level);
+	gl_emit(gen, K_QFS, ST_OK, "%u", level);
 }
 
-enum status qpathinfo(struct gen *gen, const char *path, unsigned level)
+enum status gl_qpathinfo(struct gen *gen, const char *path, unsigned level)
 {
 	long index;
 	enum status status = lookup(gen, path, &index);
 
-	emit(gen, K_QPATH, status, "\"%s%s\" %u", CLIENT_DIR, path, level);
+	gl_emit(gen, K_QPATH, status, "\"%s%s\" %u", CLIENT_DIR, path, level);
 	return status;
 }
 
 /* FIND_FIRST of dir\pattern; returns the number of entries found. */
-unsigned find_first(struct gen *gen, const char *dir,
+unsigned gl_find_first(struct gen *gen, const char *dir,
 		    const char *pattern, unsigned max_count)
 {
 	enum status status;
@@ -423,7 +423,7 @@ unsigned find_first(struct gen *gen, const char *dir,
 
 	status = lookup(gen, dir, &index);
 	if (status == ST_OK && !gen->nodes[index].is_dir)
-		die("internal error: search in file %s", dir);
+		gl_die("internal error: search in file %s", dir);
 	if (status != ST_OK) {
 		status = ST_PATH_NOT_FOUND;
 	} else {
@@ -433,69 +433,69 @@ unsigned find_first(struct gen *gen, const char *dir,
 		if (count == 0)
 			status = ST_NO_SUCH_FILE;
 	}
-	emit(gen, K_FIND, status, "\"%s%s\\%s\" %u %u %u", CLIENT_DIR, dir,
+	gl_emit(gen, K_FIND, status, "\"%s%s\\%s\" %u %u %u", CLIENT_DIR, dir,
 	     pattern, FIND_LEVEL, max_count, count);
 	return count;
 }
 
-void rename_file(struct gen *gen, const char *from, const char *to)
+void gl_rename_file(struct gen *gen, const char *from, const char *to)
 {
 	long index = node_find(gen, from);
 
 	if (index < 0 || gen->nodes[index].is_dir ||
-	    gen->nodes[index].open_count || exists(gen, to))
-		die("internal error: bad rename %s -> %s", from, to);
+	    gen->nodes[index].open_count || gl_exists(gen, to))
+		gl_die("internal error: bad rename %s -> %s", from, to);
 	if (strlen(to) >= MAX_PATH_LEN)
-		die("internal error: path too long: %s", to);
-	emit(gen, K_RENAME, ST_OK, "\"%s%s\" \"%s%s\"", CLIENT_DIR, from,
+		gl_die("internal error: path too long: %s", to);
+	gl_emit(gen, K_RENAME, ST_OK, "\"%s%s\" \"%s%s\"", CLIENT_DIR, from,
 	     CLIENT_DIR, to);
 	strcpy(gen->nodes[index].path, to);
 }
 
-void unlink_file(struct gen *gen, const char *path)
+void gl_unlink_file(struct gen *gen, const char *path)
 {
 	long index;
 	enum status status = lookup(gen, path, &index);
 
 	if (status == ST_OK &&
 	    (gen->nodes[index].is_dir || gen->nodes[index].open_count))
-		die("internal error: bad unlink of %s", path);
-	emit(gen, K_UNLINK, status, "\"%s%s\" 0x6", CLIENT_DIR, path);
+		gl_die("internal error: bad unlink of %s", path);
+	gl_emit(gen, K_UNLINK, status, "\"%s%s\" 0x6", CLIENT_DIR, path);
 	if (status == ST_OK)
 		node_remove(gen, (size_t)index);
 }
 
-void make_dir(struct gen *gen, const char *path)
+void gl_make_dir(struct gen *gen, const char *path)
 {
 	long index;
 	enum status status = lookup(gen, path, &index);
 
 	if (status == ST_OK && !gen->nodes[index].is_dir)
-		die("internal error: mkdir over file %s", path);
+		gl_die("internal error: mkdir over file %s", path);
 	if (status == ST_PATH_NOT_FOUND)
-		die("internal error: mkdir without parent %s", path);
-	emit(gen, K_MKDIR, ST_OK, "\"%s%s\"", CLIENT_DIR, path);
+		gl_die("internal error: mkdir without parent %s", path);
+	gl_emit(gen, K_MKDIR, ST_OK, "\"%s%s\"", CLIENT_DIR, path);
 	if (status == ST_NAME_NOT_FOUND)
-		node_add(gen, path, true);
+		gl_node_add(gen, path, true);
 }
 
-void remove_dir(struct gen *gen, const char *path)
+void gl_remove_dir(struct gen *gen, const char *path)
 {
 	long index = node_find(gen, path);
 
 	if (index < 0 || !gen->nodes[index].is_dir ||
 	    gen->nodes[index].open_count || count_matches(gen, path, "*"))
-		die("internal error: bad rmdir of %s", path);
-	emit(gen, K_RMDIR, ST_OK, "\"%s%s\"", CLIENT_DIR, path);
+		gl_die("internal error: bad rmdir of %s", path);
+	gl_emit(gen, K_RMDIR, ST_OK, "\"%s%s\"", CLIENT_DIR, path);
 	node_remove(gen, (size_t)index);
 }
 
 /* Deltree: everything at and below path goes; fine if it is missing. */
-void deltree(struct gen *gen, const char *path)
+void gl_deltree(struct gen *gen, const char *path)
 {
 	size_t len = strlen(path);
 
-	emit(gen, K_DELTREE, ST_OK, "\"%s%s\"", CLIENT_DIR, path);
+	gl_emit(gen, K_DELTREE, ST_OK, "\"%s%s\"", CLIENT_DIR, path);
 	for (size_t i = gen->node_count; i-- > 0;) {
 		const char *p = gen->nodes[i].path;
 
@@ -507,34 +507,34 @@ void deltree(struct gen *gen, const char *path)
 
 /* ---- names ---- */
 
-void join(char *out, const char *dir, const char *name)
+void gl_join(char *out, const char *dir, const char *name)
 {
 	if (strlen(dir) + 1 + strlen(name) >= MAX_PATH_LEN)
-		die("internal error: path too long: %s\\%s", dir, name);
+		gl_die("internal error: path too long: %s\\%s", dir, name);
 	sprintf(out, "%s\\%s", dir, name);
 }
 
 /* A document name not in use in the folder: STEM + two digits + ext. */
-void new_doc_name(struct gen *gen, const char *dir, const char *ext,
+void gl_new_doc_name(struct gen *gen, const char *dir, const char *ext,
 		  char *path)
 {
 	char name[32];
 
 	/* one random draw a statement: argument order is unspecified */
 	for (int tries = 0; tries < 1000; tries++) {
-		const char *stem = pick_stem(gen);
-		unsigned number = (unsigned)rng_below(gen, 100);
+		const char *stem = gl_pick_stem(gen);
+		unsigned number = (unsigned)gl_rng_below(gen, 100);
 
 		snprintf(name, sizeof(name), "%s%02u.%s", stem, number, ext);
-		join(path, dir, name);
-		if (!exists(gen, path))
+		gl_join(path, dir, name);
+		if (!gl_exists(gen, path))
 			return;
 	}
-	die("internal error: no free document name in %s", dir);
+	gl_die("internal error: no free document name in %s", dir);
 }
 
 /* A temp name: prefix, a fresh serial in hex, suffix; free in the folder. */
-void temp_name(struct gen *gen, const char *dir, const char *prefix,
+void gl_temp_name(struct gen *gen, const char *dir, const char *prefix,
 	       const char *suffix, char *path)
 {
 	char name[32];
@@ -542,52 +542,52 @@ void temp_name(struct gen *gen, const char *dir, const char *prefix,
 	do {
 		snprintf(name, sizeof(name), "%s%04X%s", prefix,
 			 ++gen->serial & 0xffff, suffix);
-		join(path, dir, name);
-	} while (exists(gen, path));
+		gl_join(path, dir, name);
+	} while (gl_exists(gen, path));
 }
 
 /* Excel's temp: eight hex digits, no extension. */
-void hex_temp_name(struct gen *gen, const char *dir, char *path)
+void gl_hex_temp_name(struct gen *gen, const char *dir, char *path)
 {
 	char name[16];
 
 	do {
 		snprintf(name, sizeof(name), "%08" PRIX32,
 			 (uint32_t)rng_next(gen));
-		join(path, dir, name);
-	} while (exists(gen, path));
+		gl_join(path, dir, name);
+	} while (gl_exists(gen, path));
 }
 
 /*
  * Word's owner file: ~$ in place of the first two letters of a base name of
  * seven letters or more, in front of a shorter one.
  */
-void owner_name(const char *doc, char *path)
+void gl_owner_name(const char *doc, char *path)
 {
 	char dir[MAX_PATH_LEN], name[48];
-	const char *base = base_of(doc);
+	const char *base = gl_base_of(doc);
 	const char *dot = strchr(base, '.');
 	size_t stem_len = dot ? (size_t)(dot - base) : strlen(base);
 
-	parent_of(doc, dir);
+	gl_parent_of(doc, dir);
 	snprintf(name, sizeof(name), "~$%s", stem_len >= 7 ? base + 2 : base);
-	join(path, dir, name);
+	gl_join(path, dir, name);
 }
 
 /* The same name with another extension. */
-void with_ext(const char *path, const char *ext, char *out)
+void gl_with_ext(const char *path, const char *ext, char *out)
 {
 	const char *dot = strrchr(path, '.');
 	size_t len = dot ? (size_t)(dot - path) : strlen(path);
 
 	if (len + 1 + strlen(ext) >= MAX_PATH_LEN)
-		die("internal error: path too long: %s", path);
+		gl_die("internal error: path too long: %s", path);
 	sprintf(out, "%.*s.%s", (int)len, path, ext);
 }
 
-bool has_ext(const char *path, const char *ext)
+bool gl_has_ext(const char *path, const char *ext)
 {
-	const char *dot = strrchr(base_of(path), '.');
+	const char *dot = strrchr(gl_base_of(path), '.');
 
 	return dot && strcasecmp(dot + 1, ext) == 0;
 }

@@ -63,7 +63,7 @@ static const struct app *pick_app(struct gen *gen)
 
 	for (size_t i = 0; i < APP_COUNT; i++)
 		total += apps[i].weight;
-	roll = (unsigned)rng_below(gen, total);
+	roll = (unsigned)gl_rng_below(gen, total);
 	for (size_t i = 0; i < APP_COUNT; i++) {
 		if (roll < apps[i].weight)
 			return &apps[i];
@@ -78,7 +78,7 @@ static const char *pick_folder(struct gen *gen, const struct app *app)
 
 	while (app->folders[n])
 		n++;
-	return app->folders[rng_below(gen, n)];
+	return app->folders[gl_rng_below(gen, n)];
 }
 
 static const char *pick_ext(struct gen *gen, const struct app *app)
@@ -87,25 +87,25 @@ static const char *pick_ext(struct gen *gen, const struct app *app)
 
 	while (app->exts[n])
 		n++;
-	return app->exts[rng_below(gen, n)];
+	return app->exts[gl_rng_below(gen, n)];
 }
 
 static bool is_document_of(const struct app *app, const struct node *node)
 {
 	char dir[MAX_PATH_LEN];
-	const char *base = base_of(node->path);
+	const char *base = gl_base_of(node->path);
 	bool in_folder = false;
 
 	if (node->is_dir || base[0] == '~')
 		return false;
-	parent_of(node->path, dir);
+	gl_parent_of(node->path, dir);
 	for (size_t i = 0; app->folders[i]; i++)
 		if (strcasecmp(dir, app->folders[i]) == 0)
 			in_folder = true;
 	if (!in_folder)
 		return false;
 	for (size_t i = 0; app->exts[i]; i++)
-		if (has_ext(node->path, app->exts[i]))
+		if (gl_has_ext(node->path, app->exts[i]))
 			return true;
 	return false;
 }
@@ -121,7 +121,7 @@ static long pick_document(struct gen *gen, const struct app *app)
 			count++;
 	if (!count)
 		return -1;
-	want = rng_below(gen, count);
+	want = gl_rng_below(gen, count);
 	for (size_t i = 0; i < gen->node_count; i++)
 		if (is_document_of(app, &gen->nodes[i]) &&
 		    !gen->nodes[i].open_count && want-- == 0)
@@ -142,13 +142,13 @@ static size_t count_documents(const struct gen *gen, const struct app *app)
 /* A document size for the application, whole sectors where it uses them. */
 static uint64_t doc_size(struct gen *gen, const struct app *app, const char *path)
 {
-	uint64_t size = rng_range(gen, app->min_kb * 1024ULL,
+	uint64_t size = gl_rng_range(gen, app->min_kb * 1024ULL,
 				  app->max_kb * 1024ULL);
 
 	/* most documents are small: halve the size most of the time */
-	if (chance(gen, 60))
+	if (gl_chance(gen, 60))
 		size /= 2;
-	if (app->sectors && !has_ext(path, "CSV") && !has_ext(path, "RTF"))
+	if (app->sectors && !gl_has_ext(path, "CSV") && !gl_has_ext(path, "RTF"))
 		size = (size + 511) / 512 * 512;
 	return size ? size : 1;
 }
@@ -157,11 +157,11 @@ static uint64_t doc_size(struct gen *gen, const struct app *app, const char *pat
 static uint64_t edited_size(struct gen *gen, const struct app *app,
 			    const char *path, uint64_t old)
 {
-	uint64_t size = old * rng_range(gen, 90, 115) / 100;
+	uint64_t size = old * gl_rng_range(gen, 90, 115) / 100;
 
 	if (size > app->max_kb * 2048ULL)
 		size = doc_size(gen, app, path);
-	if (app->sectors && !has_ext(path, "CSV") && !has_ext(path, "RTF"))
+	if (app->sectors && !gl_has_ext(path, "CSV") && !gl_has_ext(path, "RTF"))
 		size = (size + 511) / 512 * 512;
 	return size ? size : 1;
 }
@@ -176,57 +176,57 @@ static uint64_t edited_size(struct gen *gen, const struct app *app,
 static void read_sequential(struct gen *gen, int h, uint64_t offset,
 			    uint64_t chunk)
 {
-	uint64_t size = gen->nodes[handle_of(gen, h)->node].size;
+	uint64_t size = gen->nodes[gl_handle_of(gen, h)->node].size;
 
 	while (offset < size) {
 		uint64_t want = size - offset < chunk ? size - offset : chunk;
 
-		if (want < chunk && chance(gen, 10))
+		if (want < chunk && gl_chance(gen, 10))
 			want = chunk;
-		readx(gen, h, offset, want);
+		gl_readx(gen, h, offset, want);
 		offset += want;
 	}
-	if (chance(gen, 3))
-		readx(gen, h, offset, chunk);
+	if (gl_chance(gen, 3))
+		gl_readx(gen, h, offset, chunk);
 }
 
 /* A document's header: the first sector, then a small table near it. */
 static void read_header(struct gen *gen, int h)
 {
-	uint64_t size = gen->nodes[handle_of(gen, h)->node].size;
+	uint64_t size = gen->nodes[gl_handle_of(gen, h)->node].size;
 
-	readx(gen, h, 0, size < 512 ? size : 512);
-	if (size > 4608 && chance(gen, 70))
-		readx(gen, h, 512, 4096);
+	gl_readx(gen, h, 0, size < 512 ? size : 512);
+	if (size > 4608 && gl_chance(gen, 70))
+		gl_readx(gen, h, 512, 4096);
 }
 
 /* Scattered reads of 4 KiB pages (sometimes 512-byte sectors or 32 KiB). */
 static void read_pages(struct gen *gen, int h, unsigned count)
 {
-	uint64_t size = gen->nodes[handle_of(gen, h)->node].size;
+	uint64_t size = gen->nodes[gl_handle_of(gen, h)->node].size;
 
 	for (unsigned i = 0; i < count && size > 4096; i++) {
-		uint64_t want = chance(gen, 20) ? 512 : 4096;
+		uint64_t want = gl_chance(gen, 20) ? 512 : 4096;
 		uint64_t offset;
 
-		if (chance(gen, 25) && size > 32768)
+		if (gl_chance(gen, 25) && size > 32768)
 			want = 32768;
-		offset = rng_below(gen, size / 512) * 512;
+		offset = gl_rng_below(gen, size / 512) * 512;
 		if (offset + want > size)
 			offset = (size - want) / 512 * 512;
-		readx(gen, h, offset, want);
+		gl_readx(gen, h, offset, want);
 	}
 }
 
 static void read_document(struct gen *gen, const struct app *app, int h)
 {
-	uint64_t size = gen->nodes[handle_of(gen, h)->node].size;
+	uint64_t size = gen->nodes[gl_handle_of(gen, h)->node].size;
 
 	read_header(gen, h);
 	if (app->read == READ_WHOLE || size <= 16384)
 		read_sequential(gen, h, size > 4608 ? 4608 : size, CHUNK);
 	else
-		read_pages(gen, h, (unsigned)rng_range(gen, 2, 6));
+		read_pages(gen, h, (unsigned)gl_rng_range(gen, 2, 6));
 }
 
 /*
@@ -242,17 +242,17 @@ static void write_document(struct gen *gen, const struct app *app, int h,
 	while (offset < size) {
 		uint64_t piece = size - offset < CHUNK ? size - offset : CHUNK;
 
-		writex(gen, h, offset, piece);
+		gl_writex(gen, h, offset, piece);
 		offset += piece;
 	}
 	if (size < 1024)
 		return;
-	if (chance(gen, 30))
-		writex(gen, h, 0, 512);
-	if (chance(gen, 50))
-		writex(gen, h, rng_range(gen, 0, (size - 1) / 2) * 2 + 1, 1);
-	if (chance(gen, 30))
-		writex(gen, h, 512 + 2 * rng_below(gen, 100) + 1, 1);
+	if (gl_chance(gen, 30))
+		gl_writex(gen, h, 0, 512);
+	if (gl_chance(gen, 50))
+		gl_writex(gen, h, gl_rng_range(gen, 0, (size - 1) / 2) * 2 + 1, 1);
+	if (gl_chance(gen, 30))
+		gl_writex(gen, h, 512 + 2 * gl_rng_below(gen, 100) + 1, 1);
 }
 
 /* ---- sessions ---- */
@@ -263,35 +263,35 @@ static int open_document(struct gen *gen, const char *doc, bool probe)
 	char owner[MAX_PATH_LEN], dir[MAX_PATH_LEN];
 	int h;
 
-	parent_of(doc, dir);
-	if (chance(gen, 40))
-		qpathinfo(gen, dir, 1004);
-	qpathinfo(gen, doc, chance(gen, 50) ? 1035 : 1004);
+	gl_parent_of(doc, dir);
+	if (gl_chance(gen, 40))
+		gl_qpathinfo(gen, dir, 1004);
+	gl_qpathinfo(gen, doc, gl_chance(gen, 50) ? 1035 : 1004);
 	if (probe) {
-		owner_name(doc, owner);
-		ntcreatex(gen, owner, OPT_NON_DIRECTORY, DISP_OPEN);
+		gl_owner_name(doc, owner);
+		gl_ntcreatex(gen, owner, OPT_NON_DIRECTORY, DISP_OPEN);
 	}
-	h = ntcreatex(gen, doc, OPT_NON_DIRECTORY, DISP_OPEN);
+	h = gl_ntcreatex(gen, doc, OPT_NON_DIRECTORY, DISP_OPEN);
 	if (h < 0)
 		return h;
-	if (chance(gen, 30))
-		qfileinfo(gen, h, chance(gen, 75) ? 258 : 1005);
+	if (gl_chance(gen, 30))
+		gl_qfileinfo(gen, h, gl_chance(gen, 75) ? 258 : 1005);
 	return h;
 }
 
 /* A quick look into a document: open, a read or two, close. */
 static void peek_document(struct gen *gen, const char *doc)
 {
-	int h = ntcreatex(gen, doc, chance(gen, 30) ? 0 : OPT_NON_DIRECTORY,
+	int h = gl_ntcreatex(gen, doc, gl_chance(gen, 30) ? 0 : OPT_NON_DIRECTORY,
 			  DISP_OPEN);
-	uint64_t size = gen->nodes[handle_of(gen, h)->node].size;
+	uint64_t size = gen->nodes[gl_handle_of(gen, h)->node].size;
 
-	if (chance(gen, 20))
-		qfileinfo(gen, h, 1004);
+	if (gl_chance(gen, 20))
+		gl_qfileinfo(gen, h, 1004);
 	read_header(gen, h);
-	if (size > 8192 && chance(gen, 50))
-		readx(gen, h, size / 2 / 512 * 512, 4096);
-	close_handle(gen, h);
+	if (size > 8192 && gl_chance(gen, 50))
+		gl_readx(gen, h, size / 2 / 512 * 512, 4096);
+	gl_close_handle(gen, h);
 }
 
 static void session_view(struct gen *gen, const struct app *app)
@@ -303,18 +303,18 @@ static void session_view(struct gen *gen, const struct app *app)
 	if (index < 0)
 		return;
 	strcpy(doc, gen->nodes[index].path);
-	parent_of(doc, dir);
-	if (chance(gen, 60))
-		find_first(gen, dir, "*", FIND_MAX);
-	if (chance(gen, 70))
+	gl_parent_of(doc, dir);
+	if (gl_chance(gen, 60))
+		gl_find_first(gen, dir, "*", FIND_MAX);
+	if (gl_chance(gen, 70))
 		peek_document(gen, doc);
 	h = open_document(gen, doc, true);
 	read_document(gen, app, h);
-	if (chance(gen, 20))
-		qfsinfo(gen, 259);
-	close_handle(gen, h);
-	if (chance(gen, 30))
-		qpathinfo(gen, doc, 1004);
+	if (gl_chance(gen, 20))
+		gl_qfsinfo(gen, 259);
+	gl_close_handle(gen, h);
+	if (gl_chance(gen, 30))
+		gl_qpathinfo(gen, doc, 1004);
 }
 
 /* Save as Word does: temp, original -> backup, temp -> original. */
@@ -322,28 +322,28 @@ static void save_word(struct gen *gen, const struct app *app, const char *doc,
 		      uint64_t size)
 {
 	char dir[MAX_PATH_LEN], tmp[MAX_PATH_LEN], bak[MAX_PATH_LEN];
-	bool existed = exists(gen, doc);
+	bool existed = gl_exists(gen, doc);
 	int h;
 
-	parent_of(doc, dir);
-	temp_name(gen, dir, "~WRD", ".TMP", tmp);
-	qpathinfo(gen, tmp, 1004);
-	h = ntcreatex(gen, tmp, OPT_NON_DIRECTORY, DISP_CREATE);
+	gl_parent_of(doc, dir);
+	gl_temp_name(gen, dir, "~WRD", ".TMP", tmp);
+	gl_qpathinfo(gen, tmp, 1004);
+	h = gl_ntcreatex(gen, tmp, OPT_NON_DIRECTORY, DISP_CREATE);
 	write_document(gen, app, h, size);
-	if (chance(gen, 70))
-		flush(gen, h);
-	sfileinfo(gen, h);
-	close_handle(gen, h);
-	qpathinfo(gen, doc, 1004);
+	if (gl_chance(gen, 70))
+		gl_flush(gen, h);
+	gl_sfileinfo(gen, h);
+	gl_close_handle(gen, h);
+	gl_qpathinfo(gen, doc, 1004);
 	if (existed) {
-		temp_name(gen, dir, "~WRL", ".TMP", bak);
-		rename_file(gen, doc, bak);
-		rename_file(gen, tmp, doc);
-		unlink_file(gen, bak);
+		gl_temp_name(gen, dir, "~WRL", ".TMP", bak);
+		gl_rename_file(gen, doc, bak);
+		gl_rename_file(gen, tmp, doc);
+		gl_unlink_file(gen, bak);
 	} else {
-		rename_file(gen, tmp, doc);
+		gl_rename_file(gen, tmp, doc);
 	}
-	qpathinfo(gen, doc, 1035);
+	gl_qpathinfo(gen, doc, 1035);
 }
 
 /* Save as Excel does (and PowerPoint, with another temp name). */
@@ -353,34 +353,34 @@ static void save_replace(struct gen *gen, const struct app *app,
 	char dir[MAX_PATH_LEN], tmp[MAX_PATH_LEN];
 	int h;
 
-	parent_of(doc, dir);
+	gl_parent_of(doc, dir);
 	if (app->save == SAVE_EXCEL)
-		hex_temp_name(gen, dir, tmp);
+		gl_hex_temp_name(gen, dir, tmp);
 	else
-		temp_name(gen, dir, "PPT", ".TMP", tmp);
-	h = ntcreatex(gen, tmp, OPT_NON_DIRECTORY, DISP_CREATE);
-	if (chance(gen, 50))
-		qfileinfo(gen, h, 1004);
+		gl_temp_name(gen, dir, "PPT", ".TMP", tmp);
+	h = gl_ntcreatex(gen, tmp, OPT_NON_DIRECTORY, DISP_CREATE);
+	if (gl_chance(gen, 50))
+		gl_qfileinfo(gen, h, 1004);
 	write_document(gen, app, h, size);
-	if (chance(gen, 60))
-		flush(gen, h);
-	sfileinfo(gen, h);
-	close_handle(gen, h);
-	if (qpathinfo(gen, doc, 1004) == ST_OK)
-		unlink_file(gen, doc);
-	rename_file(gen, tmp, doc);
+	if (gl_chance(gen, 60))
+		gl_flush(gen, h);
+	gl_sfileinfo(gen, h);
+	gl_close_handle(gen, h);
+	if (gl_qpathinfo(gen, doc, 1004) == ST_OK)
+		gl_unlink_file(gen, doc);
+	gl_rename_file(gen, tmp, doc);
 }
 
 /* Save by overwriting: OVERWRITE_IF, write it all, close. */
 static void save_rewrite(struct gen *gen, const struct app *app,
 			 const char *doc, uint64_t size)
 {
-	int h = ntcreatex(gen, doc, OPT_NON_DIRECTORY, DISP_OVERWRITE_IF);
+	int h = gl_ntcreatex(gen, doc, OPT_NON_DIRECTORY, DISP_OVERWRITE_IF);
 
 	write_document(gen, app, h, size);
-	if (chance(gen, 50))
-		flush(gen, h);
-	close_handle(gen, h);
+	if (gl_chance(gen, 50))
+		gl_flush(gen, h);
+	gl_close_handle(gen, h);
 }
 
 static void save_document(struct gen *gen, const struct app *app,
@@ -404,22 +404,22 @@ static void save_document(struct gen *gen, const struct app *app,
 static void scratch_file(struct gen *gen, const char *doc)
 {
 	char dir[MAX_PATH_LEN], tmp[MAX_PATH_LEN];
-	uint64_t size = rng_range(gen, 1, 6) * 4096;
+	uint64_t size = gl_rng_range(gen, 1, 6) * 4096;
 	int h;
 
-	if (chance(gen, 50))
+	if (gl_chance(gen, 50))
 		size -= 1536;
 
-	parent_of(doc, dir);
-	temp_name(gen, dir, "~WRF", ".TMP", tmp);
-	qpathinfo(gen, tmp, 1004);
-	h = ntcreatex(gen, tmp, OPT_NON_DIRECTORY, DISP_CREATE);
-	writex(gen, h, 0, size);
-	if (chance(gen, 30))
-		writex(gen, h, 2 * rng_below(gen, size / 2) + 1, 1);
-	readx(gen, h, 0, size < 4096 ? size : 4096);
-	close_handle(gen, h);
-	unlink_file(gen, tmp);
+	gl_parent_of(doc, dir);
+	gl_temp_name(gen, dir, "~WRF", ".TMP", tmp);
+	gl_qpathinfo(gen, tmp, 1004);
+	h = gl_ntcreatex(gen, tmp, OPT_NON_DIRECTORY, DISP_CREATE);
+	gl_writex(gen, h, 0, size);
+	if (gl_chance(gen, 30))
+		gl_writex(gen, h, 2 * gl_rng_below(gen, size / 2) + 1, 1);
+	gl_readx(gen, h, 0, size < 4096 ? size : 4096);
+	gl_close_handle(gen, h);
+	gl_unlink_file(gen, tmp);
 }
 
 static void session_edit(struct gen *gen, const struct app *app)
@@ -435,28 +435,28 @@ static void session_edit(struct gen *gen, const struct app *app)
 	strcpy(doc, gen->nodes[index].path);
 	h = open_document(gen, doc, owned);
 	read_document(gen, app, h);
-	size = gen->nodes[handle_of(gen, h)->node].size;
+	size = gen->nodes[gl_handle_of(gen, h)->node].size;
 	if (owned) {
-		owner_name(doc, owner);
-		o = ntcreatex(gen, owner, OPT_NON_DIRECTORY, DISP_CREATE);
-		writex(gen, o, 0, 162);
-		close_handle(gen, o);
+		gl_owner_name(doc, owner);
+		o = gl_ntcreatex(gen, owner, OPT_NON_DIRECTORY, DISP_CREATE);
+		gl_writex(gen, o, 0, 162);
+		gl_close_handle(gen, o);
 	}
-	if (chance(gen, 40))
+	if (gl_chance(gen, 40))
 		read_pages(gen, h, 2);
-	if (owned && chance(gen, 50)) {
+	if (owned && gl_chance(gen, 50)) {
 		char dir[MAX_PATH_LEN];
 
-		parent_of(doc, dir);
-		find_first(gen, dir, "~$*", 1);
+		gl_parent_of(doc, dir);
+		gl_find_first(gen, dir, "~$*", 1);
 	}
-	for (unsigned i = (unsigned)rng_below(gen, 4); i > 0; i--)
+	for (unsigned i = (unsigned)gl_rng_below(gen, 4); i > 0; i--)
 		scratch_file(gen, doc);
-	close_handle(gen, h);
-	if (chance(gen, 50))
+	gl_close_handle(gen, h);
+	if (gl_chance(gen, 50))
 		save_document(gen, app, doc, edited_size(gen, app, doc, size));
 	if (owned)
-		unlink_file(gen, owner);
+		gl_unlink_file(gen, owner);
 }
 
 static void session_new(struct gen *gen, const struct app *app)
@@ -466,10 +466,10 @@ static void session_new(struct gen *gen, const struct app *app)
 	const char *ext = pick_ext(gen, app);
 	char pattern[32];
 
-	new_doc_name(gen, dir, ext, doc);
-	qpathinfo(gen, doc, 1004);
+	gl_new_doc_name(gen, dir, ext, doc);
+	gl_qpathinfo(gen, doc, 1004);
 	snprintf(pattern, sizeof(pattern), "*.%s", ext);
-	find_first(gen, dir, pattern, FIND_MAX);
+	gl_find_first(gen, dir, pattern, FIND_MAX);
 	save_document(gen, app, doc, doc_size(gen, app, doc));
 }
 
@@ -481,20 +481,20 @@ static void session_copy(struct gen *gen, const struct app *app)
 	uint64_t size, offset = 0;
 	int h;
 
-	new_doc_name(gen, dir, pick_ext(gen, app), doc);
-	qpathinfo(gen, doc, 1004);
-	qfsinfo(gen, 259);
-	h = ntcreatex(gen, doc, OPT_NON_DIRECTORY, DISP_CREATE);
+	gl_new_doc_name(gen, dir, pick_ext(gen, app), doc);
+	gl_qpathinfo(gen, doc, 1004);
+	gl_qfsinfo(gen, 259);
+	h = gl_ntcreatex(gen, doc, OPT_NON_DIRECTORY, DISP_CREATE);
 	size = doc_size(gen, app, doc);
 	while (offset < size) {
 		uint64_t piece = size - offset < CHUNK ? size - offset : CHUNK;
 
-		writex(gen, h, offset, piece);
+		gl_writex(gen, h, offset, piece);
 		offset += piece;
 	}
-	sfileinfo(gen, h);
-	close_handle(gen, h);
-	qpathinfo(gen, doc, 1035);
+	gl_sfileinfo(gen, h);
+	gl_close_handle(gen, h);
+	gl_qpathinfo(gen, doc, 1035);
 }
 
 /* Explorer shows a folder: list it, query entries, peek into a file. */
@@ -505,47 +505,47 @@ static void session_browse(struct gen *gen, const struct app *app)
 	long index;
 	int d, h;
 
-	qpathinfo(gen, dir, 1004);
-	d = ntcreatex(gen, dir, OPT_DIRECTORY, DISP_OPEN);
-	if (chance(gen, 50))
-		qfileinfo(gen, d, 1004);
-	find_first(gen, dir, "*", FIND_MAX);
-	join(path, dir, "DESKTOP.INI");
-	qpathinfo(gen, path, 1004);
-	qfsinfo(gen, 259);
-	qfsinfo(gen, 1);
+	gl_qpathinfo(gen, dir, 1004);
+	d = gl_ntcreatex(gen, dir, OPT_DIRECTORY, DISP_OPEN);
+	if (gl_chance(gen, 50))
+		gl_qfileinfo(gen, d, 1004);
+	gl_find_first(gen, dir, "*", FIND_MAX);
+	gl_join(path, dir, "DESKTOP.INI");
+	gl_qpathinfo(gen, path, 1004);
+	gl_qfsinfo(gen, 259);
+	gl_qfsinfo(gen, 1);
 	for (int i = 0; i < 3; i++) {
 		index = pick_document(gen, app);
 		if (index >= 0)
-			qpathinfo(gen, gen->nodes[index].path,
-				  chance(gen, 50) ? 1004 : 1035);
+			gl_qpathinfo(gen, gen->nodes[index].path,
+				  gl_chance(gen, 50) ? 1004 : 1035);
 	}
-	for (int i = (int)rng_below(gen, 3); i > 0; i--) {
+	for (int i = (int)gl_rng_below(gen, 3); i > 0; i--) {
 		index = pick_document(gen, app);
 		if (index < 0)
 			break;
-		h = ntcreatex(gen, gen->nodes[index].path, 0, DISP_OPEN);
-		if (chance(gen, 40))
-			sfileinfo(gen, h);
-		close_handle(gen, h);
+		h = gl_ntcreatex(gen, gen->nodes[index].path, 0, DISP_OPEN);
+		if (gl_chance(gen, 40))
+			gl_sfileinfo(gen, h);
+		gl_close_handle(gen, h);
 	}
 	index = pick_document(gen, app);
-	if (index >= 0 && chance(gen, 60)) {
+	if (index >= 0 && gl_chance(gen, 60)) {
 		strcpy(path, gen->nodes[index].path);
-		h = ntcreatex(gen, path, 0, DISP_OPEN);
-		qfileinfo(gen, h, 1004);
-		readx(gen, h, 0, gen->nodes[index].size < 4096 ?
+		h = gl_ntcreatex(gen, path, 0, DISP_OPEN);
+		gl_qfileinfo(gen, h, 1004);
+		gl_readx(gen, h, 0, gen->nodes[index].size < 4096 ?
 		      gen->nodes[index].size : 4096);
-		close_handle(gen, h);
+		gl_close_handle(gen, h);
 	}
-	close_handle(gen, d);
+	gl_close_handle(gen, d);
 }
 
 /* Explorer deletes a document. */
 static void session_delete(struct gen *gen, const struct app *app)
 {
 	char doc[MAX_PATH_LEN], dir[MAX_PATH_LEN];
-	unsigned count = (unsigned)rng_range(gen, 1, 2);
+	unsigned count = (unsigned)gl_rng_range(gen, 1, 2);
 	long index;
 
 	for (unsigned i = 0; i < count; i++) {
@@ -553,13 +553,13 @@ static void session_delete(struct gen *gen, const struct app *app)
 		if (index < 0 || count_documents(gen, app) < 8)
 			return;
 		strcpy(doc, gen->nodes[index].path);
-		qpathinfo(gen, doc, 1004);
-		qpathinfo(gen, doc, 1035);
-		unlink_file(gen, doc);
-		qpathinfo(gen, doc, 1004);
+		gl_qpathinfo(gen, doc, 1004);
+		gl_qpathinfo(gen, doc, 1035);
+		gl_unlink_file(gen, doc);
+		gl_qpathinfo(gen, doc, 1004);
 	}
-	parent_of(doc, dir);
-	find_first(gen, dir, "*", FIND_MAX);
+	gl_parent_of(doc, dir);
+	gl_find_first(gen, dir, "*", FIND_MAX);
 }
 
 /* Access: lock file, page reads and writes, sometimes a record lock. */
@@ -574,31 +574,31 @@ static void session_database(struct gen *gen)
 	if (index < 0)
 		return;
 	strcpy(mdb, gen->nodes[index].path);
-	with_ext(mdb, "LDB", ldb);
-	qpathinfo(gen, mdb, 1004);
-	ntcreatex(gen, ldb, OPT_NON_DIRECTORY, DISP_OPEN);
-	l = ntcreatex(gen, ldb, OPT_NON_DIRECTORY, DISP_CREATE);
-	writex(gen, l, 0, 64);
-	h = ntcreatex(gen, mdb, OPT_NON_DIRECTORY, DISP_OPEN);
-	qfileinfo(gen, h, 258);
-	size = gen->nodes[handle_of(gen, h)->node].size;
-	readx(gen, h, 0, 4096);
-	read_pages(gen, h, (unsigned)rng_range(gen, 4, 10));
-	if (chance(gen, 30)) {
-		uint64_t page = rng_below(gen, size / 4096) * 4096;
+	gl_with_ext(mdb, "LDB", ldb);
+	gl_qpathinfo(gen, mdb, 1004);
+	gl_ntcreatex(gen, ldb, OPT_NON_DIRECTORY, DISP_OPEN);
+	l = gl_ntcreatex(gen, ldb, OPT_NON_DIRECTORY, DISP_CREATE);
+	gl_writex(gen, l, 0, 64);
+	h = gl_ntcreatex(gen, mdb, OPT_NON_DIRECTORY, DISP_OPEN);
+	gl_qfileinfo(gen, h, 258);
+	size = gen->nodes[gl_handle_of(gen, h)->node].size;
+	gl_readx(gen, h, 0, 4096);
+	read_pages(gen, h, (unsigned)gl_rng_range(gen, 4, 10));
+	if (gl_chance(gen, 30)) {
+		uint64_t page = gl_rng_below(gen, size / 4096) * 4096;
 
-		lockx(gen, h, LOCK_BASE + rng_below(gen, 200), 1);
-		readx(gen, h, page, 4096);
-		writex(gen, h, page, 4096);
-		unlockx(gen, h);
+		gl_lockx(gen, h, LOCK_BASE + gl_rng_below(gen, 200), 1);
+		gl_readx(gen, h, page, 4096);
+		gl_writex(gen, h, page, 4096);
+		gl_unlockx(gen, h);
 	}
-	for (unsigned i = (unsigned)rng_range(gen, 1, 2); i > 0; i--)
-		writex(gen, h, rng_below(gen, size / 4096 + 1) * 4096, 4096);
-	writex(gen, h, 2 * rng_below(gen, 256) + 1, 1);
-	flush(gen, h);
-	close_handle(gen, h);
-	close_handle(gen, l);
-	unlink_file(gen, ldb);
+	for (unsigned i = (unsigned)gl_rng_range(gen, 1, 2); i > 0; i--)
+		gl_writex(gen, h, gl_rng_below(gen, size / 4096 + 1) * 4096, 4096);
+	gl_writex(gen, h, 2 * gl_rng_below(gen, 256) + 1, 1);
+	gl_flush(gen, h);
+	gl_close_handle(gen, h);
+	gl_close_handle(gen, l);
+	gl_unlink_file(gen, ldb);
 }
 
 /* Outlook: PST page I/O, attachments saved and deleted. */
@@ -608,27 +608,27 @@ static void session_mail(struct gen *gen)
 		"Outlook", { OUTLOOK_DIR, NULL }, { "MSG", NULL },
 		SAVE_REWRITE, READ_WHOLE, 4, 160, false, 0,
 	};
-	uint64_t size = gen->nodes[handle_of(gen, gen->pst)->node].size;
+	uint64_t size = gen->nodes[gl_handle_of(gen, gen->pst)->node].size;
 	char path[MAX_PATH_LEN];
 	long index;
 	int h;
 
-	read_pages(gen, gen->pst, (unsigned)rng_range(gen, 2, 6));
-	if (chance(gen, 50))
-		writex(gen, gen->pst, rng_below(gen, size / 4096) * 4096, 4096);
-	if (chance(gen, 60))
-		flush(gen, gen->pst);
-	if (chance(gen, 50)) {
-		new_doc_name(gen, OUTLOOK_DIR, "MSG", path);
-		qpathinfo(gen, path, 1004);
-		h = ntcreatex(gen, path, OPT_NON_DIRECTORY, DISP_CREATE);
+	read_pages(gen, gen->pst, (unsigned)gl_rng_range(gen, 2, 6));
+	if (gl_chance(gen, 50))
+		gl_writex(gen, gen->pst, gl_rng_below(gen, size / 4096) * 4096, 4096);
+	if (gl_chance(gen, 60))
+		gl_flush(gen, gen->pst);
+	if (gl_chance(gen, 50)) {
+		gl_new_doc_name(gen, OUTLOOK_DIR, "MSG", path);
+		gl_qpathinfo(gen, path, 1004);
+		h = gl_ntcreatex(gen, path, OPT_NON_DIRECTORY, DISP_CREATE);
 		write_document(gen, &msg, h, doc_size(gen, &msg, path));
-		close_handle(gen, h);
+		gl_close_handle(gen, h);
 	}
 	index = pick_document(gen, &msg);
 	if (index >= 0 && count_documents(gen, &msg) > 6) {
 		strcpy(path, gen->nodes[index].path);
-		unlink_file(gen, path);
+		gl_unlink_file(gen, path);
 	}
 }
 
@@ -638,23 +638,23 @@ static void session_startup(struct gen *gen, const struct app *app)
 	char path[MAX_PATH_LEN];
 	int h;
 
-	qfsinfo(gen, 1);
-	join(path, TEMPLATE_DIR, app->save == SAVE_WORD ? "NORMAL.DOT" : "BOOK.XLT");
-	qpathinfo(gen, path, 1004);
-	h = ntcreatex(gen, path, OPT_NON_DIRECTORY, DISP_OPEN);
+	gl_qfsinfo(gen, 1);
+	gl_join(path, TEMPLATE_DIR, app->save == SAVE_WORD ? "NORMAL.DOT" : "BOOK.XLT");
+	gl_qpathinfo(gen, path, 1004);
+	h = gl_ntcreatex(gen, path, OPT_NON_DIRECTORY, DISP_OPEN);
 	if (h >= 0) {
-		qfileinfo(gen, h, 258);
+		gl_qfileinfo(gen, h, 258);
 		read_sequential(gen, h, 0, CHUNK);
-		close_handle(gen, h);
+		gl_close_handle(gen, h);
 	}
-	join(path, TEMPLATE_DIR, "CUSTOM.DIC");
-	ntcreatex(gen, path, OPT_NON_DIRECTORY, DISP_OPEN);
-	qpathinfo(gen, "\\OFFICE\\STARTUP", 1004);
-	qpathinfo(gen, "\\OFFICE\\STARTUP\\PERSONAL.XLS", 1004);
-	if (chance(gen, 30))
-		find_first(gen, "\\OFFICE\\STARTUP", "*", FIND_MAX);
-	join(path, pick_folder(gen, app), "DESKTOP.INI");
-	ntcreatex(gen, path, OPT_NON_DIRECTORY, DISP_OPEN);
+	gl_join(path, TEMPLATE_DIR, "CUSTOM.DIC");
+	gl_ntcreatex(gen, path, OPT_NON_DIRECTORY, DISP_OPEN);
+	gl_qpathinfo(gen, "\\OFFICE\\STARTUP", 1004);
+	gl_qpathinfo(gen, "\\OFFICE\\STARTUP\\PERSONAL.XLS", 1004);
+	if (gl_chance(gen, 30))
+		gl_find_first(gen, "\\OFFICE\\STARTUP", "*", FIND_MAX);
+	gl_join(path, pick_folder(gen, app), "DESKTOP.INI");
+	gl_ntcreatex(gen, path, OPT_NON_DIRECTORY, DISP_OPEN);
 }
 
 /* A temporary folder used and removed, and a delete-on-close file. */
@@ -665,28 +665,28 @@ static void session_scratch(struct gen *gen, const struct app *app)
 	int h;
 
 	snprintf(name, sizeof(name), "OLK%X", ++gen->serial & 0xfff);
-	join(dir, OUTLOOK_DIR, name);
-	if (exists(gen, dir))
+	gl_join(dir, OUTLOOK_DIR, name);
+	if (gl_exists(gen, dir))
 		return;
-	make_dir(gen, dir);
-	join(path, dir, "ATTACH01.DOC");
-	h = ntcreatex(gen, path, OPT_NON_DIRECTORY, DISP_CREATE);
+	gl_make_dir(gen, dir);
+	gl_join(path, dir, "ATTACH01.DOC");
+	h = gl_ntcreatex(gen, path, OPT_NON_DIRECTORY, DISP_CREATE);
 	size = doc_size(gen, &apps[0], path);
 	write_document(gen, &apps[0], h, size);
-	close_handle(gen, h);
-	h = ntcreatex(gen, path, OPT_NON_DIRECTORY, DISP_OPEN);
+	gl_close_handle(gen, h);
+	h = gl_ntcreatex(gen, path, OPT_NON_DIRECTORY, DISP_OPEN);
 	read_sequential(gen, h, 0, CHUNK);
-	close_handle(gen, h);
-	unlink_file(gen, path);
-	remove_dir(gen, dir);
+	gl_close_handle(gen, h);
+	gl_unlink_file(gen, path);
+	gl_remove_dir(gen, dir);
 
-	temp_name(gen, pick_folder(gen, app), "~DF", ".TMP", path);
-	h = ntcreatex(gen, path, OPT_NON_DIRECTORY | OPT_DELETE_ON_CLOSE,
+	gl_temp_name(gen, pick_folder(gen, app), "~DF", ".TMP", path);
+	h = gl_ntcreatex(gen, path, OPT_NON_DIRECTORY | OPT_DELETE_ON_CLOSE,
 		      DISP_CREATE);
-	writex(gen, h, 0, 8192);
-	readx(gen, h, 0, 8192);
-	close_handle(gen, h);
-	qpathinfo(gen, path, 1004);
+	gl_writex(gen, h, 0, 8192);
+	gl_readx(gen, h, 0, 8192);
+	gl_close_handle(gen, h);
+	gl_qpathinfo(gen, path, 1004);
 }
 
 /* Searches for leftovers: usually there are none. */
@@ -694,17 +694,17 @@ static void session_cleanup(struct gen *gen, const struct app *app)
 {
 	const char *dir = pick_folder(gen, app);
 
-	find_first(gen, dir, "~$*", 1);
-	find_first(gen, dir, "*.TMP", FIND_MAX);
-	find_first(gen, dir, "~WR?????.TMP", FIND_MAX);
-	if (chance(gen, 50))
-		find_first(gen, dir, "*.BAK", FIND_MAX);
-	if (chance(gen, 50)) {
+	gl_find_first(gen, dir, "~$*", 1);
+	gl_find_first(gen, dir, "*.TMP", FIND_MAX);
+	gl_find_first(gen, dir, "~WR?????.TMP", FIND_MAX);
+	if (gl_chance(gen, 50))
+		gl_find_first(gen, dir, "*.BAK", FIND_MAX);
+	if (gl_chance(gen, 50)) {
 		char pattern[32];
 
 		snprintf(pattern, sizeof(pattern), "%s??.*",
-			 pick_stem(gen));
-		find_first(gen, dir, pattern, FIND_MAX);
+			 gl_pick_stem(gen));
+		gl_find_first(gen, dir, pattern, FIND_MAX);
 	}
 }
 
@@ -716,22 +716,22 @@ static void build_tree(struct gen *gen)
 	int h;
 
 	for (size_t i = 0; i < FOLDER_COUNT; i++) {
-		qpathinfo(gen, folders[i], 1004);
+		gl_qpathinfo(gen, folders[i], 1004);
 		if (i % 4 == 3) {
-			h = ntcreatex(gen, folders[i], OPT_DIRECTORY, DISP_CREATE);
-			close_handle(gen, h);
+			h = gl_ntcreatex(gen, folders[i], OPT_DIRECTORY, DISP_CREATE);
+			gl_close_handle(gen, h);
 		} else {
-			make_dir(gen, folders[i]);
+			gl_make_dir(gen, folders[i]);
 		}
 	}
-	join(path, TEMPLATE_DIR, "NORMAL.DOT");
-	h = ntcreatex(gen, path, OPT_NON_DIRECTORY, DISP_CREATE);
+	gl_join(path, TEMPLATE_DIR, "NORMAL.DOT");
+	h = gl_ntcreatex(gen, path, OPT_NON_DIRECTORY, DISP_CREATE);
 	write_document(gen, &apps[0], h, 41984);
-	close_handle(gen, h);
-	join(path, TEMPLATE_DIR, "BOOK.XLT");
-	h = ntcreatex(gen, path, OPT_NON_DIRECTORY, DISP_CREATE);
+	gl_close_handle(gen, h);
+	gl_join(path, TEMPLATE_DIR, "BOOK.XLT");
+	h = gl_ntcreatex(gen, path, OPT_NON_DIRECTORY, DISP_CREATE);
 	write_document(gen, &apps[1], h, 17408);
-	close_handle(gen, h);
+	gl_close_handle(gen, h);
 }
 
 /* The first documents: a few per application, the PST and a database. */
@@ -745,19 +745,19 @@ static void populate(struct gen *gen)
 		for (unsigned k = 0; k < n; k++)
 			session_copy(gen, &apps[i]);
 	}
-	join(path, OUTLOOK_DIR, "OUTLOOK.PST");
-	gen->pst = ntcreatex(gen, path, OPT_NON_DIRECTORY, DISP_CREATE);
+	gl_join(path, OUTLOOK_DIR, "OUTLOOK.PST");
+	gen->pst = gl_ntcreatex(gen, path, OPT_NON_DIRECTORY, DISP_CREATE);
 	for (uint64_t offset = 0; offset < 1048576; offset += CHUNK)
-		writex(gen, gen->pst, offset, CHUNK);
-	flush(gen, gen->pst);
-	gen->watch = ntcreatex(gen, "\\OFFICE", OPT_DIRECTORY, DISP_OPEN);
+		gl_writex(gen, gen->pst, offset, CHUNK);
+	gl_flush(gen, gen->pst);
+	gen->watch = gl_ntcreatex(gen, "\\OFFICE", OPT_DIRECTORY, DISP_OPEN);
 }
 
 /* One session, chosen by weight. */
 static void session(struct gen *gen)
 {
 	const struct app *app = pick_app(gen);
-	unsigned roll = (unsigned)rng_below(gen, 100);
+	unsigned roll = (unsigned)gl_rng_below(gen, 100);
 
 	if (roll < 36)
 		session_view(gen, app);
@@ -783,34 +783,34 @@ static void session(struct gen *gen)
 		session_cleanup(gen, app);
 }
 
-void generate_pass(struct gen *gen, unsigned long target_ops)
+void gl_generate_pass(struct gen *gen, unsigned long target_ops)
 {
 	unsigned fnum;
 	int h;
 
 	/* start clean; the model starts empty, so this removes nothing */
-	deltree(gen, "");
+	gl_deltree(gen, "");
 
 	/* \clients and the client directory sit outside the modelled tree */
-	emit(gen, K_MKDIR, ST_OK, "\"\\clients\"");
-	fnum = free_fnum(gen);
-	emit(gen, K_NTCREATEX, ST_OK, "\"%s\" 0x%x 0x%x %u", CLIENT_DIR,
+	gl_emit(gen, K_MKDIR, ST_OK, "\"\\clients\"");
+	fnum = gl_free_fnum(gen);
+	gl_emit(gen, K_NTCREATEX, ST_OK, "\"%s\" 0x%x 0x%x %u", CLIENT_DIR,
 	     OPT_DIRECTORY, DISP_CREATE, fnum);
-	h = take_handle(gen, node_add(gen, "", true), fnum);
-	close_handle(gen, h);
+	h = gl_take_handle(gen, gl_node_add(gen, "", true), fnum);
+	gl_close_handle(gen, h);
 
 	build_tree(gen);
 	populate(gen);
 	while (gen->total_ops < target_ops)
 		session(gen);
 
-	find_first(gen, "\\OFFICE", "*", FIND_MAX);
-	close_handle(gen, gen->watch);
-	flush(gen, gen->pst);
-	close_handle(gen, gen->pst);
+	gl_find_first(gen, "\\OFFICE", "*", FIND_MAX);
+	gl_close_handle(gen, gen->watch);
+	gl_flush(gen, gen->pst);
+	gl_close_handle(gen, gen->pst);
 	for (int i = 0; i < MAX_HANDLES; i++)
 		if (gen->handles[i].in_use)
-			die("internal error: handle %u left open",
+			gl_die("internal error: handle %u left open",
 			    gen->handles[i].fnum);
-	deltree(gen, "");
+	gl_deltree(gen, "");
 }

@@ -23,7 +23,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
-#include <popt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,15 +39,17 @@
 #define BLOCK_ALIGN 4096	/* buffer alignment, enough for O_DIRECT */
 #define BLOCK_MAX_IO (64u << 20) /* the largest READ or WRITE */
 
-/* What the parent found out about DEV, for every client. */
-static struct {
+/* The block backend's option block: its options, then what the parent
+ * found out about DEV, for every client. */
+struct block_options {
 	const char *dev;	/* --block */
 	int allow_writes;	/* --allow-block-writes */
 	uint64_t size;		/* bytes */
 	int direct;		/* O_DIRECT works */
-	int claim;		/* a block device: the parent's O_EXCL descriptor */
+	int claim;		/* a block device: the parent's O_EXCL descriptor, else -1 */
 	dev_t rdev;		/* and its device number */
-} blk = { .claim = -1 };
+	int64_t trunc_io;	/* --trunc-io (run_info) */
+};
 
 struct block_client {
 	int fd;
@@ -55,13 +57,14 @@ struct block_client {
 	size_t bufsize[2];
 };
 
-static const struct poptOption block_options[] = {
-	{ "block", 0, POPT_ARG_STRING, &blk.dev, 0,
-	  "the block device or regular file to read and write (a device is opened O_EXCL: a mounted or held one is refused)",
-	  "DEV" },
-	{ "allow-block-writes", 0, POPT_ARG_NONE, &blk.allow_writes, 0,
-	  "let the loadfile's WRITEs change a block device (a regular file needs no permission)", NULL },
-	POPT_TABLEEND
+static const struct backend_option block_options[] = {
+	{ .name = "block", .type = BOPT_STRING, .offset = offsetof(struct block_options, dev),
+	  .arg_name = "DEV",
+	  .help = "the block device or regular file to read and write (a device is opened O_EXCL: a mounted or held one is refused)" },
+	{ .name = "allow-block-writes", .type = BOPT_FLAG,
+	  .offset = offsetof(struct block_options, allow_writes),
+	  .help = "let the loadfile's WRITEs change a block device (a regular file needs no permission)" },
+	{ .name = NULL },
 };
 
 /* The size of an open block device or regular file, 0 if it has none. */
@@ -78,11 +81,11 @@ static uint64_t dev_size(int fd, const struct stat *st)
 }
 
 /* Read-only unless the loadfile writes. */
-static int block_open(const struct program *prog, int flags)
+static int block_open(const struct block_options *blk, const struct program *prog, int flags)
 {
 	bool writes = prog && (prog->count[OP_BLOCK_WRITE] || prog->count[OP_FDATASYNC]);
 
-	return open(blk.dev, (writes ? O_RDWR : O_RDONLY) | O_CLOEXEC | flags);
+	return open(blk->dev, (writes ? O_RDWR : O_RDONLY) | O_CLOEXEC | flags);
 }
 
 /* Where the block device dev is mounted, from /proc/self/mountinfo (its
@@ -110,78 +113,84 @@ static bool mounted_at(dev_t dev, char *buf, size_t len)
 }
 
 /* A block device: claim it for the run (O_EXCL), or say why not. */
-static int claim_device(struct options *opt, const struct stat *st)
+static int claim_device(struct block_options *blk, const struct run_info *opt, const struct stat *st)
 {
 	char where[512];
 
-	blk.claim = open(blk.dev, O_RDONLY | O_EXCL | O_CLOEXEC);
-	if (blk.claim >= 0) {
-		blk.rdev = st->st_rdev;
+	blk->claim = open(blk->dev, O_RDONLY | O_EXCL | O_CLOEXEC);
+	if (blk->claim >= 0) {
+		blk->rdev = st->st_rdev;
 		return 0;
 	}
 	if (errno != EBUSY)
-		fprintf(stderr, "%s: --block %s: %s\n", opt->progname, blk.dev, strerror(errno));
+		fprintf(stderr, "%s: --block %s: %s\n", opt->progname, blk->dev, strerror(errno));
 	else if (mounted_at(st->st_rdev, where, sizeof(where)))
 		fprintf(stderr, "%s: --block %s: the device is mounted (at %s): refused, it is not scratch space\n",
-			opt->progname, blk.dev, where);
+			opt->progname, blk->dev, where);
 	else
 		fprintf(stderr, "%s: --block %s: the device is in use (held by another program: a mount, LVM, RAID, swap, another dbench): refused\n",
-			opt->progname, blk.dev);
+			opt->progname, blk->dev);
 	return -1;
 }
 
-static int block_init(struct options *opt)
+static int block_init(void *be_opt, const struct run_info *run)
 {
+	struct block_options *blk = be_opt;
+	const struct run_info *opt = run;
 	struct stat st;
 	int fd;
 
-	(void)opt;
-	if (!blk.dev) {
+	blk->claim = -1;
+	blk->trunc_io = run->trunc_io;
+	if (!blk->dev) {
 		fprintf(stderr, "%s: the block backend needs --block=DEV\n", opt->progname);
 		return -1;
 	}
-	fd = block_open(NULL, O_NONBLOCK);	/* a FIFO must not block the open */
+	fd = block_open(blk, NULL, O_NONBLOCK);	/* a FIFO must not block the open */
 	if (fd < 0) {
-		fprintf(stderr, "%s: --block %s: %s\n", opt->progname, blk.dev, strerror(errno));
+		fprintf(stderr, "%s: --block %s: %s\n", opt->progname, blk->dev, strerror(errno));
 		return -1;
 	}
 	if (fstat(fd, &st) < 0 || (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode))) {
 		fprintf(stderr, "%s: --block %s: not a block device or regular file\n", opt->progname,
-			blk.dev);
+			blk->dev);
 		close(fd);
 		return -1;
 	}
-	blk.size = dev_size(fd, &st);
+	blk->size = dev_size(fd, &st);
 	close(fd);
-	if (blk.size == 0) {
-		fprintf(stderr, "%s: --block %s: it is empty\n", opt->progname, blk.dev);
+	if (blk->size == 0) {
+		fprintf(stderr, "%s: --block %s: it is empty\n", opt->progname, blk->dev);
 		return -1;
 	}
-	if (S_ISBLK(st.st_mode) && claim_device(opt, &st) < 0)
+	if (S_ISBLK(st.st_mode) && claim_device(blk, run, &st) < 0)
 		return -1;
-	fd = block_open(NULL, O_DIRECT);
+	fd = block_open(blk, NULL, O_DIRECT);
 	if (fd >= 0) {
-		blk.direct = 1;
+		blk->direct = 1;
 		close(fd);
 	} else {
 		fprintf(stderr, "%s: --block %s: O_DIRECT is not possible here (%s): using buffered I/O\n",
-			opt->progname, blk.dev, strerror(errno));
+			opt->progname, blk->dev, strerror(errno));
 	}
 	return 0;
 }
 
 /* A loadfile that writes to a block device needs --allow-block-writes. */
-static int block_check_program(const struct program *prog, const struct options *opt)
+static int block_check_program(const struct program *prog, const void *be_opt,
+			       const struct run_info *run)
 {
-	(void)opt;	/* the message is FILE:LINE, as the compiler's */
-	if (blk.claim < 0 || blk.allow_writes)
+	const struct block_options *blk = be_opt;
+
+	(void)run;	/* the message is FILE:LINE, as the compiler's */
+	if (blk->claim < 0 || blk->allow_writes)
 		return 0;
 	for (uint32_t i = 0; i < prog->nops; i++) {
 		const struct op *op = &prog->ops[i];
 
 		if (op->id == OP_BLOCK_WRITE) {
 			fprintf(stderr, "%s:%u: %s would write to block device %s: refused without --allow-block-writes\n",
-				prog->filename, op->line, op_info[op->id].name, blk.dev);
+				prog->filename, op->line, op_info[op->id].name, blk->dev);
 			return -1;
 		}
 	}
@@ -190,22 +199,23 @@ static int block_check_program(const struct program *prog, const struct options 
 
 static int block_setup(struct client *c)
 {
+	const struct block_options *blk = c->be_opt;
 	struct block_client *bc = xcalloc(1, sizeof(*bc));
 	struct stat st;
 
 	c->priv = bc;
-	bc->fd = block_open(c->prog, blk.direct ? O_DIRECT : 0);
+	bc->fd = block_open(blk, c->prog, blk->direct ? O_DIRECT : 0);
 	if (bc->fd < 0) {
-		snprintf(c->error, sizeof(c->error), "--block %s: %s", blk.dev, strerror(errno));
+		snprintf(c->error, sizeof(c->error), "--block %s: %s", blk->dev, strerror(errno));
 		return -1;
 	}
 	/* the device the parent holds, and not another one the name leads
 	 * to now (or a device where the parent checked a file) */
-	if (fstat(bc->fd, &st) < 0 || S_ISBLK(st.st_mode) != (blk.claim >= 0) ||
-	    (S_ISBLK(st.st_mode) && st.st_rdev != blk.rdev)) {
+	if (fstat(bc->fd, &st) < 0 || S_ISBLK(st.st_mode) != (blk->claim >= 0) ||
+	    (S_ISBLK(st.st_mode) && st.st_rdev != blk->rdev)) {
 		snprintf(c->error, sizeof(c->error),
 			 "--block %s: not the device the run checked and holds (it changed since the start): refused",
-			 blk.dev);
+			 blk->dev);
 		return -1;
 	}
 	return 0;
@@ -247,32 +257,33 @@ static char *block_buffer(struct client *c, struct block_client *bc, bool write,
 }
 
 /* Where an access of *len bytes at offset lands inside DEV. */
-static uint64_t block_place(int64_t offset, int64_t *len)
+static uint64_t block_place(const struct block_options *blk, int64_t offset, int64_t *len)
 {
 	uint64_t off = (uint64_t)offset;
 
 	if (*len < 0)
 		*len = 0;
-	if ((uint64_t)*len > blk.size)
-		*len = (int64_t)blk.size;
-	if (off >= blk.size)
-		off %= blk.size;
-	if (off + (uint64_t)*len > blk.size)
-		off = blk.size - (uint64_t)*len;
+	if ((uint64_t)*len > blk->size)
+		*len = (int64_t)blk->size;
+	if (off >= blk->size)
+		off %= blk->size;
+	if (off + (uint64_t)*len > blk->size)
+		off = blk->size - (uint64_t)*len;
 	return off;
 }
 
 static uint32_t block_rw(struct client *c, bool write)
 {
+	const struct block_options *blk = c->be_opt;
 	struct block_client *bc = c->priv;
 	int64_t len = c->num[1];
 	uint64_t off;
 	char *buf;
 	size_t done = 0;
 
-	if (c->opt->trunc_io > 0 && len > c->opt->trunc_io)
-		len = c->opt->trunc_io;	/* --trunc-io, as dbench 5.0 */
-	off = block_place(c->num[0], &len);
+	if (blk->trunc_io > 0 && len > blk->trunc_io)
+		len = blk->trunc_io;	/* --trunc-io, as dbench 5.0 */
+	off = block_place(blk, c->num[0], &len);
 
 	if ((uint64_t)len > BLOCK_MAX_IO)
 		return NT_STATUS_INVALID_PARAMETER;
@@ -337,6 +348,7 @@ const struct backend block_backend = {
 	.description = "READ/WRITE at byte offsets of a block device or file (--block=DEV)",
 	.flags = BACKEND_BLOCK,
 	.options = block_options,
+	.options_size = sizeof(struct block_options),
 	.init = block_init,
 	.check_program = block_check_program,
 	.setup = block_setup,

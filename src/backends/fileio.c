@@ -37,7 +37,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <popt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,17 +55,35 @@
 #include "status.h"
 #include "util.h"
 
-/* fileio's own options; the file options (-s, -S, -F, ...) it shares
- * with the other file backends are the core's (BACKEND_FILES). */
-static const struct poptOption fileio_options[] = {
-	{ "directory", 'D', POPT_ARG_STRING, &options.directory, 0,
-	  "the directory to work in: the share root (default .)", "DIR" },
-	{ "xattr", 'x', POPT_ARG_NONE, &options.ea_enable, 0,
-	  "keep DOS attributes as Samba 4 does: its NDR blob (version 5) in user.DOSATTRIB", NULL },
-	{ "no-resolve", 0, POPT_ARG_NONE, &options.no_resolve, 0,
-	  "do not emulate case-insensitive name lookup (no stat + directory scan)", NULL },
-	POPT_TABLEEND
+/* fileio's option block: the file options (-s, -S, -F, ...) it shares
+ * with the other file backends first, then its own, then what init
+ * fills in. */
+struct fileio_options {
+	struct nb_options files;	/* first (BACKEND_FILES) */
+	const char *directory;		/* -D: the share root (absolute: the core) */
+	int xattr;			/* -x: DOS attributes in user.DOSATTRIB */
+	int no_resolve;			/* --no-resolve */
+	const char *progname;		/* init: for the clients' messages */
 };
+
+static const struct backend_option fileio_options[] = {
+	{ .name = "directory", .short_name = 'D', .type = BOPT_DIRECTORY,
+	  .offset = offsetof(struct fileio_options, directory), .def = ".", .arg_name = "DIR",
+	  .help = "the directory to work in: the share root (default .)" },
+	{ .name = "xattr", .short_name = 'x', .type = BOPT_FLAG,
+	  .offset = offsetof(struct fileio_options, xattr), .result_name = "xattr",
+	  .help = "keep DOS attributes as Samba 4 does: its NDR blob (version 5) in user.DOSATTRIB" },
+	{ .name = "no-resolve", .type = BOPT_FLAG, .offset = offsetof(struct fileio_options, no_resolve),
+	  .result_name = "no_resolve",
+	  .help = "do not emulate case-insensitive name lookup (no stat + directory scan)" },
+	{ .name = NULL },
+};
+
+/* The options of c's run. */
+static inline const struct fileio_options *fopt(const struct client *c)
+{
+	return c->be_opt;
+}
 
 #define DOSATTRIB_XATTR "user.DOSATTRIB"
 
@@ -138,7 +156,7 @@ static void symlink_met(struct client *c, const char *path)
 		snprintf(link, sizeof(link), "%s", path);
 	fprintf(stderr,
 		"%s: client %d: %s/%s is a symbolic link (made during the run): not followed; the ops through it fail with NT_STATUS_ACCESS_DENIED\n",
-		c->opt->progname, c->id, c->opt->directory, link);
+		fopt(c)->progname, c->id, fopt(c)->directory, link);
 }
 
 static void at_find(char *path, struct at *a)
@@ -378,7 +396,7 @@ static void lookup_at(struct client *c, struct at *a)
 {
 	struct stat st;
 
-	if (!c->opt->no_resolve)
+	if (!fopt(c)->no_resolve)
 		resolve_at(c, a, &st);
 }
 
@@ -420,7 +438,7 @@ static int resolve_path(struct client *c, char *path, struct stat *st, int *pm)
 		return *pm ? ENOENT : err;
 	}
 	a.name = slash ? slash + 1 : path;
-	err = c->opt->no_resolve ? (stat_at(&a, st ? st : &sb) == 0 ? 0 : errno) :
+	err = fopt(c)->no_resolve ? (stat_at(&a, st ? st : &sb) == 0 ? 0 : errno) :
 				   resolve_at(c, &a, st ? st : &sb);
 	if (opened)
 		close(a.dir);
@@ -514,7 +532,7 @@ static int check_tree(struct client *c, const char *path)
 	}
 	snprintf(c->error, sizeof(c->error),
 		 "%s/%s is a symbolic link: refusing to work in a tree with symlinks (they could lead outside the directory)",
-		 c->opt->directory, found);
+		 fopt(c)->directory, found);
 	return -1;
 }
 
@@ -527,12 +545,12 @@ static int check_xattrs(struct client *c)
 	fd = openat(target, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		snprintf(c->error, sizeof(c->error), "cannot create a file in %s: %s",
-			 c->opt->directory, strerror(errno));
+			 fopt(c)->directory, strerror(errno));
 		return -1;
 	}
 	if (fsetxattr(fd, DOSATTRIB_XATTR, "", 1, 0) < 0) {
 		snprintf(c->error, sizeof(c->error), "-x: extended attributes do not work in %s: %s",
-			 c->opt->directory, strerror(errno));
+			 fopt(c)->directory, strerror(errno));
 		rc = -1;
 	}
 	close(fd);
@@ -541,8 +559,11 @@ static int check_xattrs(struct client *c)
 }
 
 /* In the parent, once: open the target, the boundary of the whole run. */
-static int fileio_init(struct options *opt)
+static int fileio_init(void *be_opt, const struct run_info *run)
 {
+	struct fileio_options *opt = be_opt;
+
+	opt->progname = run->progname;
 	if (target >= 0)
 		close(target);
 	target = open(opt->directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -563,7 +584,7 @@ static int fileio_setup(struct client *c)
 	char path[PATH_MAX];
 
 	if (target < 0) {
-		snprintf(c->error, sizeof(c->error), "%s was not opened", c->opt->directory);
+		snprintf(c->error, sizeof(c->error), "%s was not opened", fopt(c)->directory);
 		return -1;
 	}
 	if (c->cleanup_only)
@@ -572,7 +593,7 @@ static int fileio_setup(struct client *c)
 		for (uint32_t r = 0; r < prog->nshared_roots; r++)
 			if (check_tree(c, prog->shared_roots[r]) < 0)
 				return -1;
-		if (c->opt->ea_enable && check_xattrs(c) < 0)
+		if (fopt(c)->xattr && check_xattrs(c) < 0)
 			return -1;
 	}
 	for (uint32_t r = 0; r < prog->nclient_roots; r++) {
@@ -590,7 +611,7 @@ buffers:
 		client_expand(c, prog->client_roots[r], strlen(prog->client_roots[r]), path);
 		f->own[f->nown++] = xstrdup(path);
 	}
-	return nb_client_init(c, &f->nb, &fileio_adapter);
+	return nb_client_init(c, &f->nb, &fileio_adapter, &fopt(c)->files);
 }
 
 /* -D renamed or replaced during the run: the run went on in the directory
@@ -601,7 +622,7 @@ static void tell_moved(struct client *c)
 	struct stat st;
 	ssize_t n;
 
-	if (stat(c->opt->directory, &st) == 0 && st.st_dev == target_st.st_dev &&
+	if (stat(fopt(c)->directory, &st) == 0 && st.st_dev == target_st.st_dev &&
 	    st.st_ino == target_st.st_ino)
 		return;
 	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", target);
@@ -612,7 +633,7 @@ static void tell_moved(struct client *c)
 		now[n] = '\0';
 	fprintf(stderr,
 		"%s: %s was renamed or replaced during the run: the run worked, and cleans up, in the directory it opened at the start (now %s); nothing at %s is touched\n",
-		c->opt->progname, c->opt->directory, now, c->opt->directory);
+		fopt(c)->progname, fopt(c)->directory, now, fopt(c)->directory);
 }
 
 static void fileio_teardown(struct client *c)
@@ -647,7 +668,7 @@ static int fileio_remove_tree(struct client *c, const char *path)
 		if (a.err == ENOENT || a.err == ENOTDIR)
 			return 0;	/* gone */
 		snprintf(c->error, sizeof(c->error), "cannot remove %s/%s: %s%s",
-			 c->opt->directory, path, strerror(a.err),
+			 fopt(c)->directory, path, strerror(a.err),
 			 a.err == ELOOP ? " (a symbolic link on the way: not followed)" : "");
 		return -1;
 	}
@@ -658,7 +679,7 @@ static int fileio_remove_tree(struct client *c, const char *path)
 		size_t dirlen = (size_t)(a.name - copy);
 
 		snprintf(c->error, sizeof(c->error), "cannot remove %s/%.*s%s: %s",
-			 c->opt->directory, (int)dirlen, copy, failed, strerror(-rc));
+			 fopt(c)->directory, (int)dirlen, copy, failed, strerror(-rc));
 		return -1;
 	}
 	return 0;
@@ -686,7 +707,7 @@ static int fileio_exists(struct client *c, const char *path)
 	if (errno == ENOENT || errno == ENOTDIR)
 		return 0;
 error:
-	snprintf(c->error, sizeof(c->error), "cannot look at %s/%s: %s", c->opt->directory, path,
+	snprintf(c->error, sizeof(c->error), "cannot look at %s/%s: %s", fopt(c)->directory, path,
 		 strerror(errno));
 	return -1;
 }
@@ -748,7 +769,7 @@ static void set_dosattrib(struct client *c, int fd)
 {
 	uint8_t blob[DOSATTRIB_LEN];
 
-	if (!c->opt->ea_enable)
+	if (!fopt(c)->xattr)
 		return;
 	dosattrib_blob(blob, FILE_ATTRIBUTE_ARCHIVE, fd, "");
 	fsetxattr(fd, DOSATTRIB_XATTR, blob, sizeof(blob), 0);
@@ -761,7 +782,7 @@ static void set_dir_dosattrib(struct client *c, const struct at *a)
 	uint8_t blob[DOSATTRIB_LEN];
 	int fd;
 
-	if (!c->opt->ea_enable)
+	if (!fopt(c)->xattr)
 		return;
 	fd = openat(a->dir, at_name(a), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
@@ -813,11 +834,11 @@ static uint32_t fileio_open(struct client *c, struct nb_handle *h, char *path, u
 	int pm = -1, fd, oflags;
 	struct stat st;
 
-	if (!c->opt->no_resolve)
+	if (!fopt(c)->no_resolve)
 		resolve_path(c, path, NULL, &pm);
 	if (flags & NB_DIRECTORY)
 		return open_dir(c, h, path, flags, pm, created);
-	oflags = nb_open_flags(flags) | (c->opt->sync_open ? O_SYNC : 0);
+	oflags = nb_open_flags(flags) | (fopt(c)->files.sync_open ? O_SYNC : 0);
 	fd = beneath_open(target, path, oflags, 0644);
 	if (fd < 0) {
 		if (errno == EISDIR)
@@ -890,7 +911,7 @@ static uint32_t fileio_fstat(struct client *c, struct nb_handle *h, struct nb_st
 
 	if (fstat(fd_of(h), &st) < 0)
 		return nt_from_errno(errno);
-	if (c->opt->ea_enable && c->op && c->op->id == OP_QFILEINFO)
+	if (fopt(c)->xattr && c->op && c->op->id == OP_QFILEINFO)
 		fgetxattr(fd_of(h), DOSATTRIB_XATTR, attr, sizeof(attr));
 	sb->is_dir = S_ISDIR(st.st_mode);
 	sb->size = (uint64_t)st.st_size;
@@ -907,7 +928,7 @@ static uint32_t fileio_stat(struct client *c, char *path, struct nb_stat *sb)
 		err = ELOOP;	/* not followed */
 	if (err)
 		return path_status(c, err, path, pm);
-	if (c->opt->ea_enable && c->op && c->op->id == OP_QPATHINFO) {
+	if (fopt(c)->xattr && c->op && c->op->id == OP_QPATHINFO) {
 		char attr[64];
 		int fd = beneath_open(target, path, O_RDONLY | O_NONBLOCK, 0);
 
@@ -1021,7 +1042,7 @@ static uint32_t fileio_list(struct client *c, char *dirpath, char *full, nb_list
 
 	/* the lookup of full (FIND_FIRST's pattern, or dirpath itself), then
 	 * the listing of dirpath */
-	if (!c->opt->no_resolve)
+	if (!fopt(c)->no_resolve)
 		resolve_path(c, full, NULL, &pm);
 	fd = open_listing(c, dirpath);
 	if (fd < 0) {
@@ -1206,6 +1227,7 @@ const struct backend fileio_backend = {
 	.description = "the local file system under -D",
 	.flags = BACKEND_DIRECTORY | BACKEND_FILES,
 	.options = fileio_options,
+	.options_size = sizeof(struct fileio_options),
 	.init = fileio_init,
 	.setup = fileio_setup,
 	.teardown = fileio_teardown,

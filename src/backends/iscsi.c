@@ -13,7 +13,7 @@
 
 #include <errno.h>
 #include <poll.h>
-#include <popt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,20 +29,19 @@
 
 #define ISCSI_TIMEOUT 30	/* seconds a command may take */
 
-static struct {
+/* The iscsi backend's option block. */
+struct iscsi_options {
 	const char *url;		/* --iscsi */
 	const char *initiator;		/* --iscsi-initiatorname */
-} iopt = {
-	.initiator = "iqn.2026-01.org.dbench:client",
 };
 
-static const struct poptOption iscsi_options[] = {
-	{ "iscsi", 0, POPT_ARG_STRING, &iopt.url, 0,
-	  "the LUN, iscsi://[USER%PASSWORD@]HOST[:PORT]/IQN/LUN", "URL" },
-	{ "iscsi-initiatorname", 0, POPT_ARG_STRING, &iopt.initiator, 0,
-	  "client N logs in as NAME-N (default iqn.2026-01.org.dbench:client)",
-	  "NAME" },
-	POPT_TABLEEND
+static const struct backend_option iscsi_options[] = {
+	{ .name = "iscsi", .type = BOPT_STRING, .offset = offsetof(struct iscsi_options, url),
+	  .arg_name = "URL", .help = "the LUN, iscsi://[USER%PASSWORD@]HOST[:PORT]/IQN/LUN" },
+	{ .name = "iscsi-initiatorname", .type = BOPT_STRING,
+	  .offset = offsetof(struct iscsi_options, initiator), .def = "iqn.2026-01.org.dbench:client",
+	  .arg_name = "NAME", .help = "client N logs in as NAME-N (default iqn.2026-01.org.dbench:client)" },
+	{ .name = NULL },
 };
 
 /* libiscsi's messages may span lines: make one. */
@@ -165,7 +164,8 @@ static uint32_t iscsi_send(struct iscsi_client *ic, const struct scsi_cmd *cmd, 
 /* Why a login failed: when the portal (HOST[:PORT], [V6][:PORT]) does not
  * take a TCP connection, that and its cause (libiscsi says only "Can not
  * reconnect right now"); else libiscsi's text (the target refused us). */
-static void login_error(struct iscsi_client *ic, const char *portal, char *error, size_t errsize)
+static void login_error(struct iscsi_client *ic, const struct iscsi_options *iopt, const char *portal,
+			char *error, size_t errsize)
 {
 	char host[256], why[128];
 	const char *colon, *end = NULL;
@@ -182,15 +182,16 @@ static void login_error(struct iscsi_client *ic, const char *portal, char *error
 		port = atoi(colon + 1);
 	tcp_probe(host, port, ISCSI_TIMEOUT * 1000, why, sizeof(why));
 	if (why[0])
-		snprintf(error, errsize, "--iscsi %s: cannot connect to %s%s%s:%d: %s", iopt.url,
+		snprintf(error, errsize, "--iscsi %s: cannot connect to %s%s%s:%d: %s", iopt->url,
 			 end ? "[" : "", host, end ? "]" : "", port, why);
 	else
-		snprintf(error, errsize, "--iscsi %s: login failed: %s", iopt.url, iscsi_get_error(ic->iscsi));
+		snprintf(error, errsize, "--iscsi %s: login failed: %s", iopt->url, iscsi_get_error(ic->iscsi));
 }
 
 /* Log in as client `id` and find the LUN's capacity; 0, or -1 with error
  * set. */
-static int iscsi_open(struct iscsi_client *ic, int id, char *error, size_t errsize)
+static int iscsi_open(struct iscsi_client *ic, const struct iscsi_options *iopt, int id, char *error,
+		      size_t errsize)
 {
 	static const int64_t none[MAX_NUMS];
 	struct iscsi_url *url = NULL;
@@ -199,16 +200,16 @@ static int iscsi_open(struct iscsi_client *ic, int id, char *error, size_t errsi
 	uint32_t status, moved;
 	int rc = -1;
 
-	snprintf(name, sizeof(name), "%s-%d", iopt.initiator, id);
+	snprintf(name, sizeof(name), "%s-%d", iopt->initiator, id);
 	ic->iscsi = iscsi_create_context(name);
 	if (!ic->iscsi) {
 		snprintf(error, errsize, "iscsi: cannot create a context");
 		return -1;
 	}
-	url = iscsi_parse_full_url(ic->iscsi, iopt.url);
+	url = iscsi_parse_full_url(ic->iscsi, iopt->url);
 	if (!url) {
 		snprintf(error, errsize, "--iscsi %s: not an iSCSI URL (iscsi://[USER%%PASSWORD@]HOST[:PORT]/IQN/LUN)",
-			 iopt.url);
+			 iopt->url);
 		return -1;
 	}
 	ic->lun_number = url->lun;
@@ -222,7 +223,7 @@ static int iscsi_open(struct iscsi_client *ic, int id, char *error, size_t errsi
 		goto out;
 	}
 	if (iscsi_full_connect_sync(ic->iscsi, url->portal, url->lun) != 0) {
-		login_error(ic, url->portal, error, errsize);
+		login_error(ic, iopt, url->portal, error, errsize);
 		goto out;
 	}
 	scsi_encode(OP_READCAPACITY10, none, &ic->lun, &cmd);
@@ -232,7 +233,7 @@ static int iscsi_open(struct iscsi_client *ic, int id, char *error, size_t errsi
 	if (status != SCSI_GOOD || moved < 8 || scsi_decode_capacity10(ic->buf, &ic->lun) < 0) {
 		char b[STATUS_NAME_SIZE];
 
-		snprintf(error, errsize, "--iscsi %s: READ CAPACITY (10) failed: %s", iopt.url,
+		snprintf(error, errsize, "--iscsi %s: READ CAPACITY (10) failed: %s", iopt->url,
 			 status_name(DOMAIN_SCSI, status, b));
 		goto out;
 	}
@@ -263,21 +264,22 @@ static void iscsi_close(struct iscsi_client *ic)
 }
 
 /* In the parent: the URL parses, the target lets us in, the LUN answers. */
-static int iscsi_init(struct options *opt)
+static int iscsi_init(void *be_opt, const struct run_info *run)
 {
+	const struct iscsi_options *iopt = be_opt;
 	struct iscsi_client *ic;
 	char error[512];
 	int rc;
 
-	if (!iopt.url) {
+	if (!iopt->url) {
 		fprintf(stderr, "%s: the iscsi backend needs --iscsi=iscsi://HOST[:PORT]/IQN/LUN\n",
-			opt->progname);
+			run->progname);
 		return -1;
 	}
 	ic = iscsi_client_new();
-	rc = iscsi_open(ic, opt->nclients, error, sizeof(error));
+	rc = iscsi_open(ic, iopt, run->nclients, error, sizeof(error));
 	if (rc < 0)
-		fprintf(stderr, "%s: %s\n", opt->progname, error);
+		fprintf(stderr, "%s: %s\n", run->progname, error);
 	iscsi_close(ic);
 	return rc;
 }
@@ -287,7 +289,7 @@ static int iscsi_setup(struct client *c)
 	struct iscsi_client *ic = iscsi_client_new();
 
 	c->priv = ic;
-	return iscsi_open(ic, c->id, c->error, sizeof(c->error));
+	return iscsi_open(ic, c->be_opt, c->id, c->error, sizeof(c->error));
 }
 
 static void iscsi_teardown(struct client *c)
@@ -332,6 +334,7 @@ const struct backend iscsi_backend = {
 	.description = "SCSI commands to an iSCSI LUN through libiscsi (--iscsi=URL)",
 	.flags = BACKEND_BLOCK,
 	.options = iscsi_options,
+	.options_size = sizeof(struct iscsi_options),
 	.init = iscsi_init,
 	.setup = iscsi_setup,
 	.teardown = iscsi_teardown,

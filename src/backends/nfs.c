@@ -166,7 +166,7 @@ static uint32_t nfsb_write(struct client *c, struct nb_handle *h, const char *bu
 {
 	struct nfsb *nb = c->priv;
 	struct nfs_file *f = file_of(h);
-	int stable = c->opt->sync_open || c->opt->do_fsync ? FILE_SYNC : UNSTABLE;
+	int stable = nfs_opt(c)->files.sync_open || nfs_opt(c)->files.do_fsync ? FILE_SYNC : UNSTABLE;
 	uint64_t n = 0;
 
 	while (n < size) {
@@ -296,12 +296,19 @@ static uint32_t nfsb_list(struct client *c, char *dirpath, char *full, nb_list_f
 	return nt(st, lk.in_parent);
 }
 
-static uint32_t nfsb_mkdir(struct client *c, char *path)
+/* fn on the name's directory; the NFS status as NT's, but `special`, which
+ * means `as` here. */
+static uint32_t on_name(struct client *c, char *path, on_dir_fn fn, uint32_t special, uint32_t as)
 {
 	struct lookup lk;
-	uint32_t st = on_parent(c, path, do_mkdir3, &lk);
+	uint32_t st = on_parent(c, path, fn, &lk);
 
-	return st == NFS3ERR_EXIST ? NT_STATUS_OBJECT_NAME_COLLISION : nt(st, lk.in_parent);
+	return st == special ? as : nt(st, lk.in_parent);
+}
+
+static uint32_t nfsb_mkdir(struct client *c, char *path)
+{
+	return on_name(c, path, do_mkdir3, NFS3ERR_EXIST, NT_STATUS_OBJECT_NAME_COLLISION);
 }
 
 static uint32_t nfsb_rmdir(struct client *c, char *path)
@@ -316,10 +323,7 @@ static uint32_t nfsb_rmdir(struct client *c, char *path)
 
 static uint32_t nfsb_unlink(struct client *c, char *path)
 {
-	struct lookup lk;
-	uint32_t st = on_parent(c, path, do_remove3, &lk);
-
-	return st == NFS3ERR_ISDIR ? NT_STATUS_FILE_IS_A_DIRECTORY : nt(st, lk.in_parent);
+	return on_name(c, path, do_remove3, NFS3ERR_ISDIR, NT_STATUS_FILE_IS_A_DIRECTORY);
 }
 
 /* LOOKUP3 of the target first, since NT renames do not replace. */
@@ -369,12 +373,14 @@ const struct nb_adapter nfsb_adapter = {
 	.statfs = nfsb_statfs,
 };
 
-struct backend nfs_backend = {
+const struct backend nfs_backend = {
 	.abi = BACKEND_ABI,
 	.name = "nfs",
 	.description = "an NFSv3 server through libnfs (--server, --export)",
 	.flags = BACKEND_SERVER | BACKEND_NETWORK | BACKEND_FILES | BACKEND_NFS_OPS,
-	.options = nfs_options,
+	.options = nfs_option_table,
+	.options_size = sizeof(struct nfs_options),
+	.variant = nfs_variant,
 	.init = nfsb_init,
 	.setup = nfsb_setup,
 	.teardown = nfsb_teardown,
@@ -410,4 +416,25 @@ struct backend nfs_backend = {
 	},
 };
 
+/* The module's table under --nfs-version 4 (nfs_variant): the options and
+ * the parent's checks of the NFSv3 table, NFSv4 clients (nfs4.c), and only
+ * the netbench and SMB ops. */
+const struct backend nfs4_backend = {
+	.abi = BACKEND_ABI,
+	.name = "nfs",
+	.description = "an NFSv4 server through libnfs (--server, --export, --nfs-version 4)",
+	.flags = BACKEND_SERVER | BACKEND_NETWORK | BACKEND_FILES,
+	.options = nfs_option_table,
+	.options_size = sizeof(struct nfs_options),
+	.variant = nfs_variant,
+	.init = nfsb_init,
+	.setup = nfs4_setup,
+	.teardown = nfs4_teardown,
+	.remove_tree = nfs4_backend_remove_tree,
+	.exists = nfs4_exists,
+	.why_unsupported = nfs4_why_unsupported,
+	.op = { NB_OPS },
+};
+
+/* The module exports the NFSv3 table; its options choose (nfs_variant). */
 BACKEND_MODULE(nfs_backend);

@@ -25,7 +25,6 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <poll.h>
-#include <popt.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -49,6 +48,7 @@
 
 #include "backend.h"
 #include "client.h"
+#include "hmap.h"
 #include "netbench.h"
 #include "status.h"
 #include "util.h"
@@ -101,7 +101,12 @@ void rpc_set_timeout(struct rpc_context *rpc, int timeout);
 
 /* ---- options ---- */
 
+/* The backend's option block: the file options, its own as given, then
+ * what nfs_variant and nfsb_init derived from them in the parent
+ * (read-only in the clients). */
 struct nfs_options {
+	struct nb_options files; /* first (BACKEND_FILES): -s, -S, -F, --fake-io, ... */
+	const char *version_arg; /* --nfs-version, as given */
 	const char *export;	/* --export PATH */
 	const char *url;	/* --nfs nfs://HOST/EXPORT[?ARGS] */
 	const char *protocol;	/* --protocol tcp|udp */
@@ -109,32 +114,58 @@ struct nfs_options {
 	const char *nfs_port;	/* --nfs-port, as given */
 	const char *timeout;	/* --nfs-timeout, as given */
 	int enable_nlm;		/* --enable-nlm */
+	/* Derived by nfs_variant and nfsb_init from the above, the server and
+	 * the port. */
 	int version;		/* --nfs-version: 3 (default) or 4 */
-	/* Derived by nfsb_init from the above and the core options. */
 	char server[256];	/* host name or address, without a port */
 	char export_path[PATH_MAX]; /* the export to mount */
 	char port_url[128];	/* "nfs://HOST/?nfsport=..." to set ports, or "" */
 	int mount_port_num;	/* --mount-port, 0 if not given */
 	int nfs_port_num;	/* --nfs-port (or HOST:PORT), 0 if not given */
 	int timeout_s;		/* reply deadline */
+	int64_t trunc_io;	/* --trunc-io (run_info): READ3/WRITE3 move at most this */
 };
 
-extern struct nfs_options nfs_opt;
-extern const struct poptOption nfs_options[];
-extern struct backend nfs_backend;
+extern const struct backend_option nfs_option_table[];
+/* The two tables of the module: NFSv3 (nfs.c, the one the module
+ * exports) and NFSv4 (nfs4.c); nfs_variant chooses by --nfs-version. */
+extern const struct backend nfs_backend;
+extern const struct backend nfs4_backend;
+const struct backend *nfs_variant(void *be_opt, char *why, size_t whylen);
+
+/* The options of c's run. */
+static inline const struct nfs_options *nfs_opt(const struct client *c)
+{
+	return c->be_opt;
+}
 
 /* Mount the export (NFSv4 under --nfs-version 4): the context, or NULL
  * with one line in err. */
-struct nfs_context *nfs_mount_export(char *err, size_t errlen);
+struct nfs_context *nfs_mount_export(const struct nfs_options *o, char *err, size_t errlen);
+/* The connection is unusable: set *dead (every later call of the client
+ * fails, cleanup included), write the client's failure line ("nfs SERVER:
+ * " and the message) and return STATUS_FATAL.  The v3 and v4 paths call
+ * it as fail() and nfs4_fail(). */
+uint32_t nfs_fail(struct client *c, bool *dead, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Drive rpc until done(arg) is true, the connection fails or no reply
+ * comes in time: 0, or -1 with the reason in why ("connection to the
+ * server lost (...)", "poll: ...", "no reply in N s: the server stopped
+ * answering").  The deadline is timeout_s from the call, and it counts
+ * only when a poll found nothing to read or write: a client stopped
+ * (SIGSTOP, a debugger, a loaded machine) and continued after it finds
+ * its reply waiting, or the first part of it, and goes on. */
+int nfs_wait(struct rpc_context *rpc, int timeout_s, bool (*done)(const void *arg),
+	     const void *arg, char *why, size_t whylen);
+/* Why a call that was answered failed at the RPC level (timed out,
+ * cancelled, connection lost), or NULL if it succeeded (rpc_status
+ * RPC_STATUS_SUCCESS); error is the callback's text, or "". */
+const char *nfs_rpc_failure(int rpc_status, const char *error, int timeout_s, char *why,
+			    size_t whylen);
 /* The bytes a connection carried, into the client's network counters. */
-void nfs_client_error(struct client *c, const char *fmt, va_list ap)
-	__attribute__((format(printf, 2, 0)));
 void nfs_count_wire_bytes(struct client *c, struct rpc_context *rpc);
-/* The load-time refusal's reason for an op the table lacks, or NULL. */
+/* The load-time refusal's reason for an op the NFSv3 table lacks, or NULL. */
 const char *nfsb_why_unsupported(int id);
-/* --nfs-version 4 (nfs4.c): the NFSv4 adapter's calls in the backend's
- * table, the NFSv3 and NLM ops out of it. */
-void nfs_select_v4(struct backend *be);
 
 
 /* ---- per-client state ---- */
@@ -144,18 +175,11 @@ struct fhandle {
 	unsigned char data[FH_MAX];	/* the server's opaque handle */
 };
 
-/* One cached path -> handle; open addressing, linear probing. */
+/* What the handle cache holds for a path (relative to the export): the
+ * cache is the project's map (hmap.h) from paths to these. */
 struct cache_entry {
-	char *path;		/* key, relative to the export; NULL: free slot */
-	uint64_t hash;		/* of path */
 	struct fhandle fh;	/* its handle */
 	uint8_t type;		/* ftype3 (NF3REG, NF3DIR, ...), 0 unknown */
-};
-
-struct fh_cache {
-	struct cache_entry *slot; /* cap slots */
-	size_t cap;		/* a power of two */
-	size_t used;		/* slots with a path */
 };
 
 /* What a path resolved to. */
@@ -208,11 +232,10 @@ struct nfsb {
 	struct rpc_context *rpc;	/* its connection: the raw NFSv3 calls */
 	struct rpc_context *nlm;	/* NLM v4 connection (--enable-nlm), or NULL */
 	struct fhandle root;		/* the export's root handle */
-	uint64_t timeout_ns;		/* reply deadline */
 	uint32_t rsize, wsize;		/* netbench ops: bytes per READ3/WRITE3 */
 	bool dead;			/* the connection failed: every call is fatal */
 	struct reply r;
-	struct fh_cache cache;
+	struct hmap cache;		/* path -> struct cache_entry */
 	struct dir_list *collect;	/* READDIRPLUS3: keep the entries here, or NULL */
 	nb_list_fn list_fn;		/* READDIRPLUS3: called with each name, or NULL */
 	void *list_arg;			/* its argument */
@@ -258,8 +281,7 @@ void reply_reset(struct nfsb *nb, void (*extract)(struct nfsb *, void *));
 struct nfs_fh3 fh3(const struct fhandle *fh);
 bool fh_copy(struct fhandle *dst, const struct nfs_fh3 *src);
 void on_reply(struct rpc_context *rpc, int status, void *data, void *private_data);
-uint32_t fail(struct client *c, struct nfsb *nb, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+#define fail(c, nb, ...) nfs_fail((c), &(nb)->dead, __VA_ARGS__)
 uint32_t wait_reply(struct client *c, struct nfsb *nb, struct rpc_context *rpc,
 			   const char *what);
 uint32_t not_queued(struct client *c, struct nfsb *nb, struct rpc_context *rpc,
@@ -353,7 +375,14 @@ uint32_t nfsb_test4(struct client *c, const struct op *op);
 /* nfs_mount.c */
 void nfsb_teardown(struct client *c);
 int nfsb_setup(struct client *c);
-int nfsb_init(struct options *opt);
+int nfsb_init(void *be_opt, const struct run_info *run);
+
+/* nfs4.c: the NFSv4 table's calls (nfs.c holds the table) */
+int nfs4_setup(struct client *c);
+void nfs4_teardown(struct client *c);
+int nfs4_backend_remove_tree(struct client *c, const char *path);
+int nfs4_exists(struct client *c, const char *path);
+const char *nfs4_why_unsupported(int id);
 
 /* nfs.c: the netbench adapter */
 extern const struct nb_adapter nfsb_adapter;

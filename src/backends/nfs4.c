@@ -21,9 +21,9 @@
  *   Unlink/Rmdir   PUTFH LOOKUP.. SAVEFH LOOKUP (N)VERIFY RESTOREFH REMOVE
  *   Rename         GETATTR of the target, then ... SAVEFH ... RENAME
  *   Mkdir          PUTFH LOOKUP.. CREATE
- * The NFSv3 ops (READ3, LOOKUP3, ...) are not offered: nfs_select_v4()
- * takes them out of the backend's table, so a loadfile using them is
- * refused at load time.
+ * The NFSv3 ops (READ3, LOOKUP3, ...) are not offered: nfs4_backend, the
+ * table nfs_variant() chooses for --nfs-version 4, has none of them, so a
+ * loadfile using them is refused at load time.
  *
  * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
  */
@@ -718,11 +718,11 @@ static uint32_t remove_checked(struct client *c, const char *path, bool dir)
 	struct c4 b;
 	struct call4 r = { 0 };
 	struct walk w;
+	int check;
+	uint32_t st;
 	nfs_argop4 *a;
 	size_t len;
 	const char *name = last_name(path, &len);
-	uint32_t st;
-	int check;
 
 	c4_init(&b, dir ? "REMOVE (directory)" : "REMOVE", path);
 	w = walk(&b, nb4(c), path, false);
@@ -945,7 +945,7 @@ static const struct nb_adapter nfs4_adapter = {
 	.statfs = nfs4_statfs,
 };
 
-static void nfs4_teardown(struct client *c)
+void nfs4_teardown(struct client *c)
 {
 	struct nfs4b *nb = c->priv;
 
@@ -966,20 +966,20 @@ static void nfs4_teardown(struct client *c)
 }
 
 /* Each client has its own connection, client id, open-owner and lease. */
-static int nfs4_setup(struct client *c)
+int nfs4_setup(struct client *c)
 {
 	struct nfs4b *nb = xcalloc(1, sizeof(*nb));
 
 	c->priv = nb;
 	nb->wb = xcalloc(C4_INFLIGHT, sizeof(*nb->wb));
-	if (nfs4_session_start(c, nb) < 0 || nb_client_init(c, &nb->nbc, &nfs4_adapter) < 0) {
+	if (nfs4_session_start(c, nb) < 0 || nb_client_init(c, &nb->nbc, &nfs4_adapter, &nfs_opt(c)->files) < 0) {
 		nfs4_teardown(c);
 		return -1;
 	}
 	return 0;
 }
 
-static int nfs4_backend_remove_tree(struct client *c, const char *path)
+int nfs4_backend_remove_tree(struct client *c, const char *path)
 {
 	char *p = xstrdup(path);
 	uint32_t s;
@@ -992,7 +992,7 @@ static int nfs4_backend_remove_tree(struct client *c, const char *path)
 	return s == NT_STATUS_OK ? 0 : -1;
 }
 
-static int nfs4_exists(struct client *c, const char *path)
+int nfs4_exists(struct client *c, const char *path)
 {
 	char *p = xstrdup(path);
 	struct attr4 at;
@@ -1008,15 +1008,12 @@ static int nfs4_exists(struct client *c, const char *path)
 	return -1;
 }
 
-void nfs_select_v4(struct backend *be)
+/* Why an op is missing from the NFSv4 table, for the load-time refusal. */
+const char *nfs4_why_unsupported(int id)
 {
-	for (int id = 0; id < OP_COUNT; id++)
-		if (op_info[id].domain == DOMAIN_NFS || op_info[id].domain == DOMAIN_NLM)
-			be->op[id] = NULL;
-	be->flags &= ~(unsigned)BACKEND_NFS_OPS;
-	be->description = "an NFSv4 server through libnfs (--server, --export, --nfs-version 4)";
-	be->setup = nfs4_setup;
-	be->teardown = nfs4_teardown;
-	be->remove_tree = nfs4_backend_remove_tree;
-	be->exists = nfs4_exists;
+	if (op_info[id].domain == DOMAIN_NFS)
+		return "is an NFSv3 operation: not available with --nfs-version 4";
+	if (op_info[id].domain == DOMAIN_NLM)
+		return "is an NLM (NFSv3 byte-range lock) operation: not available with --nfs-version 4";
+	return NULL;
 }

@@ -145,7 +145,6 @@ struct nfs4b {
 	struct nb_client nbc;		/* first: the netbench layer's state */
 	struct rpc_context *rpc;	/* our connection to the NFSv4 server */
 	bool dead;			/* the session failed: every call is fatal */
-	uint64_t timeout_ns;		/* reply deadline */
 	struct fh4 root;		/* the export's root */
 	clientid4 clientid;		/* from SETCLIENTID */
 	uint32_t lease_s;		/* the server's lease time */
@@ -202,7 +201,7 @@ uint32_t nt4_status(uint32_t st);
 /* A state error (expired lease, stale client id, ...) is fatal: one line
  * naming the client, the op and the cause. */
 uint32_t nt4_checked(struct client *c, uint32_t st, const char *what, const char *path);
-uint32_t nfs4_fail(struct client *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define nfs4_fail(c, ...) nfs_fail((c), &((struct nfs4b *)(c)->priv)->dead, __VA_ARGS__)
 int nfs4_session_start(struct client *c, struct nfs4b *nb);
 void nfs4_session_end(struct client *c, struct nfs4b *nb);
 

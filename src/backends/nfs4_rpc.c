@@ -403,18 +403,6 @@ static void on_compound(struct rpc_context *rpc, int status, void *data, void *p
 
 /* ---- sending and waiting ---- */
 
-uint32_t nfs4_fail(struct client *c, const char *fmt, ...)
-{
-	struct nfs4b *nb = c->priv;
-	va_list ap;
-
-	nb->dead = true;
-	va_start(ap, fmt);
-	nfs_client_error(c, fmt, ap);
-	va_end(ap);
-	return STATUS_FATAL;
-}
-
 static void call_reset(struct call4 *r, char *read_dst, uint32_t read_max)
 {
 	void (*fn)(void *, const char *, uint32_t) = r->entry_fn;
@@ -489,72 +477,41 @@ static bool all_done(const struct call4 *r, unsigned n)
 	return true;
 }
 
+/* The calls c4_wait_all waits for. */
+struct calls {
+	const struct call4 *r;
+	unsigned n;
+};
+
+static bool calls_done(const void *arg)
+{
+	const struct calls *k = arg;
+
+	return all_done(k->r, k->n);
+}
+
 uint32_t c4_wait_all(struct client *c, struct call4 *r, unsigned n, const char *what,
 		     const char *path)
 {
 	struct nfs4b *nb = c->priv;
-	struct rpc_context *rpc = nb->rpc;
-	uint64_t deadline = now_ns() + nb->timeout_ns;
+	int timeout_s = nfs_opt(c)->timeout_s;
+	struct calls k = { r, n };
+	char why[sizeof(c->error)];
 
-	uint32_t st = NFS4_OK;
+	if (nfs_wait(nb->rpc, timeout_s, calls_done, &k, why, sizeof(why)) < 0) {
+		uint32_t st = nfs4_fail(c, "NFSv4 %s%s%s: %s", what, AT(path), why);
 
-	/* send at once: the socket is almost always writable */
-	if ((rpc_which_events(rpc) & POLLOUT) && rpc_service(rpc, POLLOUT) < 0 && !all_done(r, n)) {
-		st = nfs4_fail(c, "NFSv4 %s%s%s: connection to the server lost (%s)", what,
-			       AT(path), rpc_get_error(rpc));
-		goto abandon;
+		/* the calls still pending answer now (RPC_STATUS_ERROR), while
+		 * the replies they write into are still there: not later, from
+		 * the teardown's rpc_destroy_context, into a stack long gone */
+		if (!all_done(r, n))
+			rpc_disconnect(nb->rpc, "dbench: the NFSv4 session failed");
+		return st;
 	}
-	while (!all_done(r, n)) {
-		struct pollfd pfd = { .fd = rpc_get_fd(rpc), .events = (short)rpc_which_events(rpc) };
-		uint64_t now = now_ns();
-		int k, ms;
-
-		if (pfd.fd < 0) {
-			st = nfs4_fail(c, "NFSv4 %s%s%s: connection to the server lost (%s)", what,
-				       AT(path), rpc_get_error(rpc));
-			goto abandon;
-		}
-		ms = now >= deadline ? 0 : (int)MIN((deadline - now) / NSEC_PER_MSEC + 1, 100);
-		k = poll(&pfd, 1, ms);
-		if (k < 0 && errno != EINTR) {
-			st = nfs4_fail(c, "NFSv4 %s%s%s: poll: %s", what, AT(path), strerror(errno));
-			goto abandon;
-		}
-		if (rpc_service(rpc, k > 0 ? pfd.revents : 0) < 0 && !all_done(r, n)) {
-			st = nfs4_fail(c, "NFSv4 %s%s%s: connection to the server lost (%s)", what,
-				       AT(path), rpc_get_error(rpc));
-			goto abandon;
-		}
-		/* the deadline counts only when nothing came (a stopped and
-		 * continued client finds its reply waiting) */
-		if (k == 0 && now_ns() >= deadline && !all_done(r, n)) {
-			st = nfs4_fail(c, "NFSv4 %s%s%s: no reply in %d s: the server stopped answering",
-				       what, AT(path), nfs_opt.timeout_s);
-			goto abandon;
-		}
-	}
-	for (unsigned i = 0; i < n; i++) {
-		switch (r[i].rpc_status) {
-		case RPC_STATUS_SUCCESS:
-			break;
-		case RPC_STATUS_TIMEOUT:
-			return nfs4_fail(c, "NFSv4 %s%s%s: no reply in %d s: the server stopped answering",
-					 what, AT(path), nfs_opt.timeout_s);
-		case RPC_STATUS_CANCEL:
-			return nfs4_fail(c, "NFSv4 %s%s%s: the call was cancelled", what, AT(path));
-		default:
-			return nfs4_fail(c, "NFSv4 %s%s%s: connection to the server lost (%s)", what,
-					 AT(path), r[i].error[0] ? r[i].error : "RPC error");
-		}
-	}
+	for (unsigned i = 0; i < n; i++)
+		if (nfs_rpc_failure(r[i].rpc_status, r[i].error, timeout_s, why, sizeof(why)))
+			return nfs4_fail(c, "NFSv4 %s%s%s: %s", what, AT(path), why);
 	return NFS4_OK;
-abandon:
-	/* the calls still pending answer now (RPC_STATUS_ERROR), while the
-	 * replies they write into are still there: not later, from the
-	 * teardown's rpc_destroy_context, into a stack long gone */
-	if (!all_done(r, n))
-		rpc_disconnect(rpc, "dbench: the NFSv4 session failed");
-	return st;
 }
 
 uint32_t c4_send(struct client *c, struct c4 *b, struct call4 *r)
@@ -750,13 +707,13 @@ static void on_connect(struct rpc_context *rpc, int status, void *data, void *pr
 
 /* The export path and NFS port of --nfs URL (nfs://HOST[:PORT]/PATH?nfsport=N),
  * or of --export and --nfs-port. */
-static void target(char *path, size_t len, int *port)
+static void target(const struct nfs_options *o, char *path, size_t len, int *port)
 {
-	const char *u = nfs_opt.url;
+	const char *u = o->url;
 
-	*port = nfs_opt.nfs_port_num ? nfs_opt.nfs_port_num : 2049;
+	*port = o->nfs_port_num ? o->nfs_port_num : 2049;
 	if (!u) {
-		snprintf(path, len, "%s", nfs_opt.export_path);
+		snprintf(path, len, "%s", o->export_path);
 		return;
 	}
 	u += strlen("nfs://");
@@ -804,8 +761,7 @@ int nfs4_session_start(struct client *c, struct nfs4b *nb)
 	int port;
 	uint32_t st;
 
-	nb->timeout_ns = (uint64_t)nfs_opt.timeout_s * NSEC_PER_SEC;
-	target(path, sizeof(path), &port);
+	target(nfs_opt(c), path, sizeof(path), &port);
 	if (uname(&un) < 0)
 		snprintf(un.nodename, sizeof(un.nodename), "localhost");
 	/* unique per dbench client: host, process, client number, time */
@@ -822,9 +778,9 @@ int nfs4_session_start(struct client *c, struct nfs4b *nb)
 	 * (major_timeout = now + timeout * retrans = now): with -1, none. */
 	rpc_set_timeout(nb->rpc, -1);
 	call_reset(&nb->connect, NULL, 0);
-	if (rpc_connect_async(nb->rpc, nfs_opt.server, port, on_connect, &nb->connect) != 0) {
+	if (rpc_connect_async(nb->rpc, nfs_opt(c)->server, port, on_connect, &nb->connect) != 0) {
 		snprintf(c->error, sizeof(c->error), "nfs: NFSv4 connect to %s port %d: %s",
-			 nfs_opt.server, port, rpc_get_error(nb->rpc));
+			 nfs_opt(c)->server, port, rpc_get_error(nb->rpc));
 		return -1;
 	}
 	snprintf(what, sizeof(what), "connect to port %d", port);

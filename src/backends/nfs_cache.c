@@ -1,120 +1,44 @@
 /*
  * nfs_cache.c - the NFS backend's paths: a per-client cache of path ->
- * file handle (open addressing), filled by the replies that carry handles
- * and emptied by the ops that remove or move names; resolving a path with
- * one LOOKUP3 per component missing from it; and removing a tree.
+ * file handle (the project's map, hmap.h), filled by the replies that
+ * carry handles and emptied by the ops that remove or move names;
+ * resolving a path with one LOOKUP3 per component missing from it; and
+ * removing a tree.
  *
  * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
  */
 #include "nfs.h"
 
-/* ---- the handle cache ---- */
-
-static uint64_t path_hash(const char *s, size_t len)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
-	return h ^ (h >> 29);
-}
+/* ---- the handle cache: path -> struct cache_entry (hmap.h) ---- */
 
 static struct cache_entry *cache_find(struct nfsb *nb, const char *path, size_t len)
 {
-	struct fh_cache *fc = &nb->cache;
-	uint64_t h = path_hash(path, len);
-
-	for (size_t i = h & (fc->cap - 1);; i = (i + 1) & (fc->cap - 1)) {
-		struct cache_entry *e = &fc->slot[i];
-
-		if (!e->path)
-			return NULL;
-		if (e->hash == h && strncmp(e->path, path, len) == 0 && e->path[len] == '\0')
-			return e;
-	}
+	return hmap_get(&nb->cache, path, len);
 }
 
 void cache_clear(struct nfsb *nb)
 {
-	struct fh_cache *fc = &nb->cache;
-
-	for (size_t i = 0; i < fc->cap; i++) {
-		free(fc->slot[i].path);
-		fc->slot[i].path = NULL;
-	}
-	fc->used = 0;
-}
-
-static void cache_place(struct fh_cache *fc, const struct cache_entry *src)
-{
-	size_t i = src->hash & (fc->cap - 1);
-
-	while (fc->slot[i].path)
-		i = (i + 1) & (fc->cap - 1);
-	fc->slot[i] = *src;
-	fc->used++;
-}
-
-static void cache_grow(struct fh_cache *fc)
-{
-	struct fh_cache old = *fc;
-
-	fc->cap = old.cap * 2;
-	fc->slot = xcalloc(fc->cap, sizeof(*fc->slot));
-	fc->used = 0;
-	for (size_t i = 0; i < old.cap; i++)
-		if (old.slot[i].path)
-			cache_place(fc, &old.slot[i]);
-	free(old.slot);
+	hmap_clear(&nb->cache, free);
 }
 
 void cache_put(struct nfsb *nb, const char *path, size_t len, const struct fhandle *fh,
 		      uint8_t type)
 {
-	struct fh_cache *fc = &nb->cache;
-	struct cache_entry *e = cache_find(nb, path, len), ne;
+	struct cache_entry *e = cache_find(nb, path, len);
 
-	if (e) {
-		e->fh = *fh;
-		e->type = type;
-		return;
+	if (!e) {
+		if (nb->cache.count >= CACHE_MAX_ENTRIES)
+			cache_clear(nb);
+		e = xmalloc(sizeof(*e));
+		hmap_put(&nb->cache, path, len, e);
 	}
-	if (fc->used >= CACHE_MAX_ENTRIES)
-		cache_clear(nb);
-	if ((fc->used + 1) * 2 > fc->cap)
-		cache_grow(fc);
-	ne.path = xmalloc(len + 1);
-	memcpy(ne.path, path, len);
-	ne.path[len] = '\0';
-	ne.hash = path_hash(path, len);
-	ne.fh = *fh;
-	ne.type = type;
-	cache_place(fc, &ne);
+	e->fh = *fh;
+	e->type = type;
 }
 
-/* Forget one path (linear probing: move later entries of the run back). */
 void cache_del(struct nfsb *nb, const char *path)
 {
-	struct fh_cache *fc = &nb->cache;
-	struct cache_entry *e = cache_find(nb, path, strlen(path));
-	size_t mask = fc->cap - 1, i, j;
-
-	if (!e)
-		return;
-	free(e->path);
-	e->path = NULL;
-	fc->used--;
-	i = (size_t)(e - fc->slot);
-	for (j = (i + 1) & mask; fc->slot[j].path; j = (j + 1) & mask) {
-		size_t home = fc->slot[j].hash & mask;
-
-		/* may the entry at j move to the hole at i? */
-		if ((j > i && (home <= i || home > j)) || (j < i && home <= i && home > j)) {
-			fc->slot[i] = fc->slot[j];
-			fc->slot[j].path = NULL;
-			i = j;
-		}
-	}
+	free(hmap_del(&nb->cache, path, strlen(path)));
 }
 
 /*
@@ -125,9 +49,10 @@ void cache_del(struct nfsb *nb, const char *path)
  */
 void cache_del_tree(struct nfsb *nb, const char *path)
 {
-	struct fh_cache *fc = &nb->cache;
-	size_t len = strlen(path), cap = fc->cap, n = 0;
-	struct cache_entry *keep, *top;
+	size_t len = strlen(path), n = 0, pos = 0;
+	struct cache_entry *top;
+	const void *key;
+	char **gone;
 
 	if (len == 0) {
 		cache_clear(nb);
@@ -140,22 +65,18 @@ void cache_del_tree(struct nfsb *nb, const char *path)
 		cache_del(nb, path);
 		return;
 	}
-	keep = xmalloc(cap * sizeof(*keep));
-	for (size_t i = 0; i < cap; i++) {
-		struct cache_entry *e = &fc->slot[i];
+	gone = xmalloc(nb->cache.count * sizeof(*gone));
+	while (hmap_next(&nb->cache, &pos, &key, NULL)) {
+		const char *k = key;
 
-		if (!e->path)
-			continue;
-		if (strncmp(e->path, path, len) == 0 && (e->path[len] == '\0' || e->path[len] == '/'))
-			free(e->path);
-		else
-			keep[n++] = *e;
-		e->path = NULL;
+		if (strncmp(k, path, len) == 0 && (k[len] == '\0' || k[len] == '/'))
+			gone[n++] = xstrdup(k);
 	}
-	fc->used = 0;
-	for (size_t i = 0; i < n; i++)
-		cache_place(fc, &keep[i]);
-	free(keep);
+	for (size_t i = 0; i < n; i++) {
+		cache_del(nb, gone[i]);
+		free(gone[i]);
+	}
+	free(gone);
 }
 
 /* ---- paths ---- */

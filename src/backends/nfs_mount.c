@@ -7,66 +7,56 @@
  */
 #include "nfs.h"
 
-struct nfs_options nfs_opt = { .protocol = "tcp", .version = 3 };
-
-/* --nfs-version: checked as it is parsed, so that the table the loadfile
- * is checked against is already the chosen version's. */
-static void version_cb(poptContext con, enum poptCallbackReason reason,
-		       const struct poptOption *o, const char *arg, const void *data)
+/* --nfs-version: the table the loadfile is checked against and the run
+ * uses, chosen once the options are parsed (NFSv3 and NLM here, NFSv4 in
+ * nfs4.c). */
+const struct backend *nfs_variant(void *be_opt, char *why, size_t whylen)
 {
-	(void)con;
-	(void)data;
-	if (reason != POPT_CALLBACK_REASON_OPTION || !o->longName ||
-	    strcmp(o->longName, "nfs-version") != 0)
-		return;
-	if (!strcmp(arg, "3") && nfs_opt.version == 3)
-		return;
-	if (!strcmp(arg, "4")) {
-		if (nfs_opt.version != 4)
-			nfs_select_v4(&nfs_backend);
-		nfs_opt.version = 4;
-		return;
+	struct nfs_options *o = be_opt;
+
+	if (strcmp(o->version_arg, "3") == 0) {
+		o->version = 3;
+		return &nfs_backend;
 	}
-	die(EXIT_USAGE, "nfs: --nfs-version %s: must be 3 or 4", arg);
+	if (strcmp(o->version_arg, "4") == 0) {
+		o->version = 4;
+		return &nfs4_backend;
+	}
+	snprintf(why, whylen, "nfs: --nfs-version %s: must be 3 or 4", o->version_arg);
+	return NULL;
 }
 
-/* Why an op is missing from the table, for the load-time refusal: the
- * NFSv3 and NLM ops exist only under --nfs-version 3 (nfs_select_v4 takes
- * them out), and the NLM ones only with a libnfs that has NLM. */
+/* Why an op is missing from the NFSv3 table, for the load-time refusal:
+ * the NLM ones exist only with a libnfs that has NLM. */
 const char *nfsb_why_unsupported(int id)
 {
-	enum status_domain domain = op_info[id].domain;
-
-	if (nfs_opt.version == 4 && domain == DOMAIN_NFS)
-		return "is an NFSv3 operation: not available with --nfs-version 4";
-	if (nfs_opt.version == 4 && domain == DOMAIN_NLM)
-		return "is an NLM (NFSv3 byte-range lock) operation: not available with --nfs-version 4";
-	if (domain == DOMAIN_NLM)
+	if (op_info[id].domain == DOMAIN_NLM)
 		return "is an NLM operation: this dbench was built with a libnfs without NLM";
 	return NULL;
 }
 
-const struct poptOption nfs_options[] = {
-	{ NULL, 0, POPT_ARG_CALLBACK, (void *)version_cb, 0, NULL, NULL },
-	{ "nfs-version", 0, POPT_ARG_STRING, NULL, 0,
-	  "NFS protocol version: 3 (default; MOUNT, NFSv3, NLM) or 4 (NFSv4.0)", "3|4" },
-	{ "export", 0, POPT_ARG_STRING, &nfs_opt.export, 0,
-	  "the export to mount (nfs backend)", "PATH" },
-	{ "nfs", 0, POPT_ARG_STRING, &nfs_opt.url, 0,
-	  "server and export as a libnfs URL: nfs://HOST/EXPORT[?nfsport=N&mountport=N]", "URL" },
-	{ "protocol", 0, POPT_ARG_STRING, &nfs_opt.protocol, 0,
-	  "transport: tcp (default; libnfs has no NFS over udp)", "PROTO" },
-	{ "mount-port", 0, POPT_ARG_STRING, &nfs_opt.mount_port, 0,
-	  "the server's MOUNT port (default: ask its portmapper)", "PORT" },
-	{ "nfs-port", 0, POPT_ARG_STRING, &nfs_opt.nfs_port, 0,
-	  "the server's NFS port (default: ask its portmapper)", "PORT" },
-	{ "nfs-timeout", 0, POPT_ARG_STRING, &nfs_opt.timeout, 0,
-	  "seconds to wait for a reply before the client fails (default 5)", "SECS" },
-	{ "enable-nlm", 0, POPT_ARG_NONE, &nfs_opt.enable_nlm, 0,
-	  "byte-range locks (LockX, UnlockX, LOCK4, UNLOCK4, TEST4) through the server's NLM", NULL },
-	POPT_TABLEEND
-};
+#define NFS_OPTION(name_, type_, field_, def_, arg_, help_)                                      \
+	{ .name = name_, .type = type_, .offset = offsetof(struct nfs_options, field_),             \
+	  .def = def_, .arg_name = arg_, .help = help_ }
 
+const struct backend_option nfs_option_table[] = {
+	NFS_OPTION("nfs-version", BOPT_STRING, version_arg, "3", "3|4",
+		   "NFS protocol version: 3 (default; MOUNT, NFSv3, NLM) or 4 (NFSv4.0)"),
+	NFS_OPTION("export", BOPT_STRING, export, NULL, "PATH", "the export to mount (nfs backend)"),
+	NFS_OPTION("nfs", BOPT_STRING, url, NULL, "URL",
+		   "server and export as a libnfs URL: nfs://HOST/EXPORT[?nfsport=N&mountport=N]"),
+	NFS_OPTION("protocol", BOPT_STRING, protocol, "tcp", "PROTO",
+		   "transport: tcp (default; libnfs has no NFS over udp)"),
+	NFS_OPTION("mount-port", BOPT_STRING, mount_port, NULL, "PORT",
+		   "the server's MOUNT port (default: ask its portmapper)"),
+	NFS_OPTION("nfs-port", BOPT_STRING, nfs_port, NULL, "PORT",
+		   "the server's NFS port (default: ask its portmapper)"),
+	NFS_OPTION("nfs-timeout", BOPT_STRING, timeout, NULL, "SECS",
+		   "seconds to wait for a reply before the client fails (default 5)"),
+	NFS_OPTION("enable-nlm", BOPT_FLAG, enable_nlm, NULL, NULL,
+		   "byte-range locks (LockX, UnlockX, LOCK4, UNLOCK4, TEST4) through the server's NLM"),
+	{ .name = NULL },
+};
 
 /* ---- setup ---- */
 
@@ -98,8 +88,8 @@ static int nlm_connect(struct client *c, struct nfsb *nb)
 	snprintf(nb->nlm_host, sizeof(nb->nlm_host), "dbench");
 	snprintf(nb->nlm_owner, sizeof(nb->nlm_owner), "dbench.%d.%d", (int)getpid(), c->id);
 	reply_reset(nb, NULL);
-	if (rpc_connect_program_async(nb->nlm, nfs_opt.server, NLM_PROGRAM, NLM_V4, on_connect, nb) != 0) {
-		snprintf(c->error, sizeof(c->error), "nfs: NLM on %s: %s", nfs_opt.server,
+	if (rpc_connect_program_async(nb->nlm, nfs_opt(c)->server, NLM_PROGRAM, NLM_V4, on_connect, nb) != 0) {
+		snprintf(c->error, sizeof(c->error), "nfs: NLM on %s: %s", nfs_opt(c)->server,
 			 rpc_get_error(nb->nlm));
 		return -1;
 	}
@@ -117,12 +107,12 @@ static bool is_token(const char *s, int len, const char *token)
  * and looks the export up in the server's pseudo file system, and its
  * texts ("NFS4: (path /x) failed with NFS4ERR_NOENT(-2)", "command timed
  * out") are turned into the reason. */
-static void mount4_error(const char *server, const char *export, const char *text, char *err,
-			 size_t errlen)
+static void mount4_error(const struct nfs_options *o, const char *server, const char *export,
+			 const char *text, char *err, size_t errlen)
 {
-	int port = nfs_opt.nfs_port_num ? nfs_opt.nfs_port_num : 2049;
+	int port = o->nfs_port_num ? o->nfs_port_num : 2049;
 	const char *code = strstr(text, "NFS4ERR_");
-	const char *q = nfs_opt.url ? strchr(nfs_opt.url, '?') : NULL;
+	const char *q = o->url ? strchr(o->url, '?') : NULL;
 	char why[128];
 
 	/* --nfs nfs://HOST/EXPORT?nfsport=N */
@@ -151,13 +141,13 @@ static void mount4_error(const char *server, const char *export, const char *tex
 			snprintf(err, errlen, "nfs: cannot mount %s:%s over NFSv4: %.*s", server, export, len, code);
 		return;
 	}
-	tcp_probe(server, port, nfs_opt.timeout_s * 1000, why, sizeof(why));
+	tcp_probe(server, port, o->timeout_s * 1000, why, sizeof(why));
 	if (why[0])
 		snprintf(err, errlen, "nfs: cannot mount %s:%s over NFSv4: no answer on port %d (nfs): %s", server,
 			 export, port, why);
 	else if (strstr(text, "timed out"))
 		snprintf(err, errlen, "nfs: cannot mount %s:%s over NFSv4: no reply in %d s: the server does not answer",
-			 server, export, nfs_opt.timeout_s);
+			 server, export, o->timeout_s);
 	else if (strstr(text, "(null)") || !text[0])
 		/* libnfs 4.0's text when the RPC is refused (PROG_MISMATCH:
 		 * a server that speaks NFSv3 only); 6.0 and 7.0 give none */
@@ -222,10 +212,10 @@ static int mount_export(struct nfs_context *nfs, const char *server, const char 
 
 /* A libnfs context with our settings, mounted.  On failure, NULL and one
  * line in err. */
-struct nfs_context *nfs_mount_export(char *err, size_t errlen)
+struct nfs_context *nfs_mount_export(const struct nfs_options *o, char *err, size_t errlen)
 {
 	struct nfs_context *nfs = nfs_init_context();
-	const char *server = nfs_opt.server, *export = nfs_opt.export_path;
+	const char *server = o->server, *export = o->export_path;
 	struct nfs_url *url = NULL;
 	char text[256];
 
@@ -233,41 +223,41 @@ struct nfs_context *nfs_mount_export(char *err, size_t errlen)
 		snprintf(err, errlen, "nfs: cannot create a libnfs context");
 		return NULL;
 	}
-	if (nfs_opt.url || nfs_opt.port_url[0]) {
-		url = nfs_opt.url ? nfs_parse_url_dir(nfs, nfs_opt.url) :
-				    nfs_parse_url_incomplete(nfs, nfs_opt.port_url);
+	if (o->url || o->port_url[0]) {
+		url = o->url ? nfs_parse_url_dir(nfs, o->url) :
+				    nfs_parse_url_incomplete(nfs, o->port_url);
 		if (!url) {
 			snprintf(err, errlen, "nfs: bad URL '%s': %s",
-				 nfs_opt.url ? nfs_opt.url : nfs_opt.port_url, nfs_get_error(nfs));
+				 o->url ? o->url : o->port_url, nfs_get_error(nfs));
 			goto fail;
 		}
-		if (nfs_opt.url) {
+		if (o->url) {
 			server = url->server;
 			export = url->path;
 		}
 	}
 	/* always a timeout (libnfs waits forever without one) and no
 	 * reconnecting, so a dead server fails at once */
-	nfs_set_timeout(nfs, nfs_opt.timeout_s * 1000);
+	nfs_set_timeout(nfs, o->timeout_s * 1000);
 	nfs_set_autoreconnect(nfs, 0);
-	nfs_set_version(nfs, nfs_opt.version == 4 ? 4 : NFS_V3);	/* NFS_V4 is in libnfs-raw-nfs4.h */
+	nfs_set_version(nfs, o->version == 4 ? 4 : NFS_V3);	/* NFS_V4 is in libnfs-raw-nfs4.h */
 	if (mount_export(nfs, server, export, text, sizeof(text)) < 0) {
 		const char *hint = "";
-		int port = nfs_opt.mount_port_num ? nfs_opt.mount_port_num : 111;
+		int port = o->mount_port_num ? o->mount_port_num : 111;
 		char why[128] = "";
 
-		if (nfs_opt.version == 4) {
-			mount4_error(server, export, text, err, errlen);
+		if (o->version == 4) {
+			mount4_error(o, server, export, text, err, errlen);
 			goto fail;
 		}
 
 		/* libnfs says "nfs_service failed" when it cannot connect:
 		 * find out why */
 		if (!strstr(text, "MNT3ERR")) {
-			tcp_probe(server, port, nfs_opt.timeout_s * 1000, why, sizeof(why));
-			if (!why[0] && nfs_opt.nfs_port_num) {
-				port = nfs_opt.nfs_port_num;
-				tcp_probe(server, port, nfs_opt.timeout_s * 1000, why, sizeof(why));
+			tcp_probe(server, port, o->timeout_s * 1000, why, sizeof(why));
+			if (!why[0] && o->nfs_port_num) {
+				port = o->nfs_port_num;
+				tcp_probe(server, port, o->timeout_s * 1000, why, sizeof(why));
 			}
 		} else {
 			hint = " (is it exported to this client?)";
@@ -275,7 +265,7 @@ struct nfs_context *nfs_mount_export(char *err, size_t errlen)
 		if (why[0])
 			snprintf(err, errlen, "nfs: cannot mount %s:%s: no answer on port %d (%s): %s",
 				 server, export, port,
-				 port == nfs_opt.nfs_port_num ? "nfs" : port == 111 ? "portmapper" : "mount",
+				 port == o->nfs_port_num ? "nfs" : port == 111 ? "portmapper" : "mount",
 				 why);
 		else if (strcmp(text, "nfs_service failed") == 0)
 			snprintf(err, errlen, "nfs: cannot mount %s:%s: the server's NFS or MOUNT service does not answer",
@@ -294,14 +284,17 @@ fail:
 	return NULL;
 }
 
-/* The client's failure line, "nfs SERVER: " and the message: shared by
- * the v3 (nfs_rpc.c fail) and v4 (nfs4_rpc.c nfs4_fail) paths. */
-void nfs_client_error(struct client *c, const char *fmt, va_list ap)
+uint32_t nfs_fail(struct client *c, bool *dead, const char *fmt, ...)
 {
-	int n = snprintf(c->error, sizeof(c->error), "nfs %s: ", nfs_opt.server);
+	int n = snprintf(c->error, sizeof(c->error), "nfs %s: ", nfs_opt(c)->server);
+	va_list ap;
 
+	*dead = true;
+	va_start(ap, fmt);
 	if (n > 0 && (size_t)n < sizeof(c->error))
 		vsnprintf(c->error + n, sizeof(c->error) - (size_t)n, fmt, ap);
+	va_end(ap);
+	return STATUS_FATAL;
 }
 
 /* The bytes a connection carried (TCP payload, both ways), for the
@@ -341,14 +334,13 @@ void nfsb_teardown(struct client *c)
 	if (nb->nfs) {
 #ifdef HAVE_NFS_UMOUNT
 		/* a synchronous call: with a timeout again */
-		nfs_set_timeout(nb->nfs, nfs_opt.timeout_s * 1000);
+		nfs_set_timeout(nb->nfs, nfs_opt(c)->timeout_s * 1000);
 		if (!nb->dead)
 			nfs_umount(nb->nfs);
 #endif
 		nfs_destroy_context(nb->nfs);
 	}
-	cache_clear(nb);
-	free(nb->cache.slot);
+	hmap_free(&nb->cache, free);
 	free(nb);
 	c->priv = NULL;
 }
@@ -365,15 +357,12 @@ int nfsb_setup(struct client *c)
 	uint64_t max;
 
 	c->priv = nb;
-	nb->timeout_ns = (uint64_t)nfs_opt.timeout_s * NSEC_PER_SEC;
-	nb->cache.cap = 256;
-	nb->cache.slot = xcalloc(nb->cache.cap, sizeof(*nb->cache.slot));
-	if (c->id == 0 && !c->cleanup_only && uses_nlm_ops(c->prog) && !nfs_opt.enable_nlm) {
+	if (c->id == 0 && !c->cleanup_only && uses_nlm_ops(c->prog) && !nfs_opt(c)->enable_nlm) {
 		snprintf(c->error, sizeof(c->error),
 			 "nfs: the loadfile has NLM lock operations (LOCK4, UNLOCK4, TEST4): run with --enable-nlm");
 		goto fail;
 	}
-	nb->nfs = nfs_mount_export(c->error, sizeof(c->error));
+	nb->nfs = nfs_mount_export(nfs_opt(c), c->error, sizeof(c->error));
 	if (!nb->nfs)
 		goto fail;
 	nb->rpc = nfs_get_rpc_context(nb->nfs);
@@ -400,10 +389,10 @@ int nfsb_setup(struct client *c)
 	nb->rsize = (uint32_t)(max && max < NB_IO_MAX ? max : NB_IO_MAX);
 	max = nfs_get_writemax(nb->nfs);
 	nb->wsize = (uint32_t)(max && max < NB_IO_MAX ? max : NB_IO_MAX);
-	if (nb_client_init(c, &nb->nbc, &nfsb_adapter) < 0)
+	if (nb_client_init(c, &nb->nbc, &nfsb_adapter, &nfs_opt(c)->files) < 0)
 		goto fail;
 #if NLM_BUILT
-	if (nfs_opt.enable_nlm && !c->cleanup_only && nlm_connect(c, nb) < 0)
+	if (nfs_opt(c)->enable_nlm && !c->cleanup_only && nlm_connect(c, nb) < 0)
 		goto fail;
 #endif
 	return 0;
@@ -429,7 +418,7 @@ static int port_option(const char *name, const char *text, int *port)
 }
 
 /* --server HOST[:PORT] (or tbench's SERVER argument); a PORT is the NFS port. */
-static int split_server(const char *server, int *port)
+static int split_server(struct nfs_options *o, const char *server, int *port)
 {
 	const char *colon = strrchr(server, ':');
 	size_t len = strlen(server);
@@ -444,23 +433,23 @@ static int split_server(const char *server, int *port)
 		*port = (int)v;
 		len = (size_t)(colon - server);
 	}
-	if (len == 0 || len >= sizeof(nfs_opt.server)) {
+	if (len == 0 || len >= sizeof(o->server)) {
 		warnx_("nfs: --server '%s' is not a host name", server);
 		return -1;
 	}
-	memcpy(nfs_opt.server, server, len);
-	nfs_opt.server[len] = '\0';
+	memcpy(o->server, server, len);
+	o->server[len] = '\0';
 	return 0;
 }
 
 /* A URL's ?version=N (libnfs reads it) must be --nfs-version's: the
  * operations the loadfile was checked against are that version's. */
-static bool url_version_differs(const char *url)
+static bool url_version_differs(const struct nfs_options *o, const char *url)
 {
 	const char *q = strchr(url, '?');
 	char want[4];
 
-	snprintf(want, sizeof(want), "%d", nfs_opt.version);
+	snprintf(want, sizeof(want), "%d", o->version);
 	for (const char *arg = q; arg; arg = strchr(arg + 1, '&')) {
 		const char *v = arg + 1;
 		size_t len;
@@ -472,7 +461,7 @@ static bool url_version_differs(const char *url)
 		if (len == strlen(want) && strncmp(v, want, len) == 0)
 			continue;
 		warnx_("nfs: --nfs %s asks for NFS version %.*s, but --nfs-version is %d: give --nfs-version %.*s (or leave version= out)",
-		       url, (int)len, v, nfs_opt.version, (int)len, v);
+		       url, (int)len, v, o->version, (int)len, v);
 		return true;
 	}
 	return false;
@@ -667,73 +656,73 @@ static int check_url(const char *url)
 	return 0;
 }
 
-static int check_options(const struct options *opt)
+static int check_options(struct nfs_options *o, const struct run_info *run)
 {
 	int nfs_port = 0, mount_port = 0, server_port = 0;
 	int64_t t = DEFAULT_TIMEOUT_S;
 
-	if (strcmp(nfs_opt.protocol, "udp") == 0) {
+	if (strcmp(o->protocol, "udp") == 0) {
 		warnx_("nfs: --protocol udp: libnfs speaks NFS over TCP only; use --protocol tcp");
 		return -1;
 	}
-	if (strcmp(nfs_opt.protocol, "tcp") != 0) {
-		warnx_("nfs: --protocol '%s': expected tcp", nfs_opt.protocol);
+	if (strcmp(o->protocol, "tcp") != 0) {
+		warnx_("nfs: --protocol '%s': expected tcp", o->protocol);
 		return -1;
 	}
-	if (nfs_opt.timeout && (parse_i64(nfs_opt.timeout, &t) < 0 || t < 1 || t > 3600)) {
-		warnx_("nfs: --nfs-timeout '%s' is not a number of seconds (1 to 3600)", nfs_opt.timeout);
+	if (o->timeout && (parse_i64(o->timeout, &t) < 0 || t < 1 || t > 3600)) {
+		warnx_("nfs: --nfs-timeout '%s' is not a number of seconds (1 to 3600)", o->timeout);
 		return -1;
 	}
-	nfs_opt.timeout_s = (int)t;
-	if (port_option("--nfs-port", nfs_opt.nfs_port, &nfs_port) < 0 ||
-	    port_option("--mount-port", nfs_opt.mount_port, &mount_port) < 0)
+	o->timeout_s = (int)t;
+	if (port_option("--nfs-port", o->nfs_port, &nfs_port) < 0 ||
+	    port_option("--mount-port", o->mount_port, &mount_port) < 0)
 		return -1;
-	nfs_opt.mount_port_num = mount_port;
-	if (nfs_opt.url) {
-		if (strncmp(nfs_opt.url, "nfs://", 6) != 0) {
-			warnx_("nfs: --nfs '%s' is not an nfs:// URL", nfs_opt.url);
+	o->mount_port_num = mount_port;
+	if (o->url) {
+		if (strncmp(o->url, "nfs://", 6) != 0) {
+			warnx_("nfs: --nfs '%s' is not an nfs:// URL", o->url);
 			return -1;
 		}
-		if (nfs_opt.export || nfs_port || mount_port) {
+		if (o->export || nfs_port || mount_port) {
 			warnx_("nfs: --nfs names the export and ports itself; leave out --export, --nfs-port and --mount-port");
 			return -1;
 		}
-		if (check_url(nfs_opt.url) < 0 || url_version_differs(nfs_opt.url))
+		if (check_url(o->url) < 0 || url_version_differs(o, o->url))
 			return -1;
 		/* the server, for messages and NLM */
-		snprintf(nfs_opt.server, sizeof(nfs_opt.server), "%.*s",
-			 (int)strcspn(nfs_opt.url + 6, "/?:"), nfs_opt.url + 6);
+		snprintf(o->server, sizeof(o->server), "%.*s",
+			 (int)strcspn(o->url + 6, "/?:"), o->url + 6);
 		return 0;
 	}
-	if (!opt->server) {
+	if (!run->server) {
 		warnx_("nfs: no server: give --server HOST (or --nfs nfs://HOST/EXPORT)");
 		return -1;
 	}
-	if (!nfs_opt.export) {
+	if (!o->export) {
 		warnx_("nfs: no export: give --export /PATH (or --nfs nfs://HOST/EXPORT)");
 		return -1;
 	}
-	if (nfs_opt.export[0] != '/' || strlen(nfs_opt.export) >= sizeof(nfs_opt.export_path)) {
-		warnx_("nfs: --export '%s' is not an absolute path", nfs_opt.export);
+	if (o->export[0] != '/' || strlen(o->export) >= sizeof(o->export_path)) {
+		warnx_("nfs: --export '%s' is not an absolute path", o->export);
 		return -1;
 	}
-	snprintf(nfs_opt.export_path, sizeof(nfs_opt.export_path), "%s", nfs_opt.export);
-	if (split_server(opt->server, &server_port) < 0)
+	snprintf(o->export_path, sizeof(o->export_path), "%s", o->export);
+	if (split_server(o, run->server, &server_port) < 0)
 		return -1;
 	if (!nfs_port)
-		nfs_port = server_port ? server_port : opt->port;
-	nfs_opt.nfs_port_num = nfs_port;
+		nfs_port = server_port ? server_port : run->port;
+	o->nfs_port_num = nfs_port;
 	if (nfs_port || mount_port) {
-		int n = snprintf(nfs_opt.port_url, sizeof(nfs_opt.port_url), "nfs://%s/", nfs_opt.server);
+		int n = snprintf(o->port_url, sizeof(o->port_url), "nfs://%s/", o->server);
 		const char *sep = "?";
 
 		if (nfs_port) {
-			n += snprintf(nfs_opt.port_url + n, sizeof(nfs_opt.port_url) - (size_t)n,
+			n += snprintf(o->port_url + n, sizeof(o->port_url) - (size_t)n,
 				      "%snfsport=%d", sep, nfs_port);
 			sep = "&";
 		}
 		if (mount_port)
-			snprintf(nfs_opt.port_url + n, sizeof(nfs_opt.port_url) - (size_t)n,
+			snprintf(o->port_url + n, sizeof(o->port_url) - (size_t)n,
 				 "%smountport=%d", sep, mount_port);
 	}
 	return 0;
@@ -742,20 +731,22 @@ static int check_options(const struct options *opt)
 /* In the parent: check the options, then mount once, so that a wrong
  * export or a server that is not there is one line before any client
  * starts. */
-int nfsb_init(struct options *opt)
+int nfsb_init(void *be_opt, const struct run_info *run)
 {
+	struct nfs_options *o = be_opt;
 	char err[512];
 	struct nfs_context *nfs;
 
-	if (check_options(opt) < 0)
+	o->trunc_io = run->trunc_io;
+	if (check_options(o, run) < 0)
 		return -1;
 #if !NLM_BUILT
-	if (nfs_opt.enable_nlm) {
+	if (o->enable_nlm) {
 		warnx_("nfs: --enable-nlm: this dbench was built with a libnfs without NLM");
 		return -1;
 	}
 #endif
-	nfs = nfs_mount_export(err, sizeof(err));
+	nfs = nfs_mount_export(o, err, sizeof(err));
 	if (!nfs) {
 		warnx_("%s", err);
 		return -1;

@@ -108,11 +108,11 @@ uint32_t nfsb_read3(struct client *c, const struct op *op)
 	struct nfsb *nb = c->priv;
 
 	(void)op;
-	if (c->opt->trunc_io > 0 && c->num[1] > c->opt->trunc_io)
-		c->num[1] = c->opt->trunc_io;	/* --trunc-io, as dbench 5.0 */
+	if (nfs_opt(c)->trunc_io > 0 && c->num[1] > nfs_opt(c)->trunc_io)
+		c->num[1] = nfs_opt(c)->trunc_io;	/* --trunc-io, as dbench 5.0 */
 	if (c->num[0] < 0 || c->num[1] < 0 || iobuf_grow(&nb->nbc.buf, c->nc.rng, (size_t)c->num[1]) < 0)
 		return NFS3ERR_INVAL;
-	if (c->opt->fake_io) {
+	if (nfs_opt(c)->files.fake_io) {
 		c->bytes = (uint64_t)c->num[1];
 		return NFS3_OK;
 	}
@@ -141,12 +141,12 @@ uint32_t nfsb_write3(struct client *c, const struct op *op)
 	struct nfsb *nb = c->priv;
 
 	(void)op;
-	if (c->opt->trunc_io > 0 && c->num[1] > c->opt->trunc_io)
-		c->num[1] = c->opt->trunc_io;	/* --trunc-io, as dbench 5.0 */
+	if (nfs_opt(c)->trunc_io > 0 && c->num[1] > nfs_opt(c)->trunc_io)
+		c->num[1] = nfs_opt(c)->trunc_io;	/* --trunc-io, as dbench 5.0 */
 	if (c->num[0] < 0 || c->num[1] < 0 || c->num[2] < UNSTABLE || c->num[2] > FILE_SYNC ||
 	    iobuf_grow(&nb->nbc.buf, c->nc.rng, (size_t)c->num[1]) < 0)
 		return NFS3ERR_INVAL;
-	if (c->opt->fake_io) {
+	if (nfs_opt(c)->files.fake_io) {
 		c->bytes = (uint64_t)c->num[1];
 		return NFS3_OK;
 	}

@@ -74,60 +74,81 @@ void reply_reset(struct nfsb *nb, void (*extract)(struct nfsb *, void *))
 	nb->r.error[0] = '\0';
 }
 
-/* The connection is unusable: the client fails, and so does every later
- * call (cleanup included). */
-uint32_t fail(struct client *c, struct nfsb *nb, const char *fmt, ...)
-{
-	va_list ap;
+/* ---- waiting: one loop for the NFSv3, NLM and NFSv4 calls ---- */
 
-	nb->dead = true;
-	va_start(ap, fmt);
-	nfs_client_error(c, fmt, ap);
-	va_end(ap);
-	return STATUS_FATAL;
-}
-
-/* Drive the connection until the reply arrives, the connection fails or
- * the deadline passes.  Returns the reply's status or STATUS_FATAL. */
-uint32_t wait_reply(struct client *c, struct nfsb *nb, struct rpc_context *rpc,
-			   const char *what)
+int nfs_wait(struct rpc_context *rpc, int timeout_s, bool (*done)(const void *arg),
+	     const void *arg, char *why, size_t whylen)
 {
-	uint64_t deadline = now_ns() + nb->timeout_ns;
+	uint64_t deadline = now_ns() + (uint64_t)timeout_s * NSEC_PER_SEC;
 
 	/* send at once: the socket is almost always writable, and a poll
 	 * saved is a system call per op */
-	if ((rpc_which_events(rpc) & POLLOUT) && rpc_service(rpc, POLLOUT) < 0 && !nb->r.done)
-		return fail(c, nb, "%s: connection to the server lost (%s)", what, rpc_get_error(rpc));
-	while (!nb->r.done) {
+	if ((rpc_which_events(rpc) & POLLOUT) && rpc_service(rpc, POLLOUT) < 0 && !done(arg))
+		goto lost;
+	while (!done(arg)) {
 		struct pollfd pfd = { .fd = rpc_get_fd(rpc), .events = (short)rpc_which_events(rpc) };
 		uint64_t now = now_ns();
 		int n, ms;
 
-		if (now >= deadline)
-			return fail(c, nb, "%s: no reply in %d s: the server stopped answering", what,
-				    nfs_opt.timeout_s);
 		if (pfd.fd < 0)
-			return fail(c, nb, "%s: connection to the server lost (%s)", what, rpc_get_error(rpc));
-		ms = (int)MIN((deadline - now) / NSEC_PER_MSEC + 1, 100);
+			goto lost;
+		ms = now >= deadline ? 0 : (int)MIN((deadline - now) / NSEC_PER_MSEC + 1, 100);
 		n = poll(&pfd, 1, ms);
-		if (n < 0 && errno != EINTR)
-			return fail(c, nb, "%s: poll: %s", what, strerror(errno));
-		if (rpc_service(rpc, n > 0 ? pfd.revents : 0) < 0 && !nb->r.done)
-			return fail(c, nb, "%s: connection to the server lost (%s)", what,
-				    rpc_get_error(rpc));
+		if (n < 0 && errno != EINTR) {
+			snprintf(why, whylen, "poll: %s", strerror(errno));
+			return -1;
+		}
+		if (rpc_service(rpc, n > 0 ? pfd.revents : 0) < 0 && !done(arg))
+			goto lost;
+		/* the deadline counts only when nothing came */
+		if (n == 0 && now_ns() >= deadline && !done(arg)) {
+			snprintf(why, whylen, "no reply in %d s: the server stopped answering", timeout_s);
+			return -1;
+		}
 	}
-	switch (nb->r.rpc_status) {
+	return 0;
+lost:
+	snprintf(why, whylen, "connection to the server lost (%s)", rpc_get_error(rpc));
+	return -1;
+}
+
+const char *nfs_rpc_failure(int rpc_status, const char *error, int timeout_s, char *why,
+			    size_t whylen)
+{
+	switch (rpc_status) {
 	case RPC_STATUS_SUCCESS:
-		return nb->r.status;
+		return NULL;
 	case RPC_STATUS_TIMEOUT:
-		return fail(c, nb, "%s: no reply in %d s: the server stopped answering", what,
-			    nfs_opt.timeout_s);
+		snprintf(why, whylen, "no reply in %d s: the server stopped answering", timeout_s);
+		break;
 	case RPC_STATUS_CANCEL:
-		return fail(c, nb, "%s: the call was cancelled", what);
+		snprintf(why, whylen, "the call was cancelled");
+		break;
 	default:
-		return fail(c, nb, "%s: connection to the server lost (%s)", what,
-			    nb->r.error[0] ? nb->r.error : "RPC error");
+		snprintf(why, whylen, "connection to the server lost (%s)", error[0] ? error : "RPC error");
 	}
+	return why;
+}
+
+static bool reply_done(const void *arg)
+{
+	const struct nfsb *nb = arg;
+
+	return nb->r.done;
+}
+
+/* Wait for the reply of the call queued on rpc (the NFS or the NLM
+ * connection): its status, or STATUS_FATAL. */
+uint32_t wait_reply(struct client *c, struct nfsb *nb, struct rpc_context *rpc,
+			   const char *what)
+{
+	int timeout_s = nfs_opt(c)->timeout_s;
+	char why[sizeof(c->error)];
+
+	if (nfs_wait(rpc, timeout_s, reply_done, nb, why, sizeof(why)) < 0 ||
+	    nfs_rpc_failure(nb->r.rpc_status, nb->r.error, timeout_s, why, sizeof(why)))
+		return fail(c, nb, "%s: %s", what, why);
+	return nb->r.status;
 }
 
 uint32_t not_queued(struct client *c, struct nfsb *nb, struct rpc_context *rpc,
@@ -277,7 +298,13 @@ static void ex_readdirplus(struct nfsb *nb, void *res)
 	}
 }
 
-/* ---- single procedures ---- */
+/* ---- single procedures ----
+ *
+ * One function a procedure, all of one shape (fill the procedure's own
+ * arguments, NFS3() them): written out on purpose, because what differs is
+ * the argument struct of each procedure (XDR types that share no layout),
+ * and a table of setters would hide the one line that matters in each.
+ * (duplicates: the only repeated shape left in src/backends, by choice.) */
 
 uint32_t rpc_lookup(struct client *c, struct nfsb *nb, const struct fhandle *dir, const char *name)
 {

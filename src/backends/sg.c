@@ -12,8 +12,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <popt.h>
 #include <scsi/sg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,12 +27,15 @@
 
 #define SG_TIMEOUT_MS 30000	/* a command that takes longer fails the client */
 
-static const char *sg_dev;	/* --scsi */
+/* The scsi backend's option block. */
+struct sg_options {
+	const char *dev;	/* --scsi */
+};
 
-static const struct poptOption sg_options[] = {
-	{ "scsi", 0, POPT_ARG_STRING, &sg_dev, 0,
-	  "the SCSI generic device to send the commands to", "/dev/sgN" },
-	POPT_TABLEEND
+static const struct backend_option sg_options[] = {
+	{ .name = "scsi", .type = BOPT_STRING, .offset = offsetof(struct sg_options, dev),
+	  .arg_name = "/dev/sgN", .help = "the SCSI generic device to send the commands to" },
+	{ .name = NULL },
 };
 
 struct sg_client {
@@ -81,7 +84,7 @@ static uint32_t sg_send(int fd, const struct scsi_cmd *cmd, unsigned char *buf, 
 }
 
 /* Open the device and find its capacity; 0, or -1 with error set. */
-static int sg_open(struct sg_client *sc, char *error, size_t errsize)
+static int sg_open(struct sg_client *sc, const char *sg_dev, char *error, size_t errsize)
 {
 	static const int64_t none[MAX_NUMS];
 	struct scsi_cmd cmd;
@@ -128,30 +131,32 @@ static struct sg_client *sg_client_new(void)
 	return sc;
 }
 
-static int sg_init(struct options *opt)
+static int sg_init(void *be_opt, const struct run_info *run)
 {
+	const struct sg_options *o = be_opt;
 	struct sg_client *sc;
 	char error[256];
 	int rc;
 
-	if (!sg_dev) {
-		fprintf(stderr, "%s: the scsi backend needs --scsi=/dev/sgN\n", opt->progname);
+	if (!o->dev) {
+		fprintf(stderr, "%s: the scsi backend needs --scsi=/dev/sgN\n", run->progname);
 		return -1;
 	}
 	sc = sg_client_new();
-	rc = sg_open(sc, error, sizeof(error));
+	rc = sg_open(sc, o->dev, error, sizeof(error));
 	if (rc < 0)
-		fprintf(stderr, "%s: %s\n", opt->progname, error);
+		fprintf(stderr, "%s: %s\n", run->progname, error);
 	sg_close(sc);
 	return rc;
 }
 
 static int sg_setup(struct client *c)
 {
+	const struct sg_options *o = c->be_opt;
 	struct sg_client *sc = sg_client_new();
 
 	c->priv = sc;
-	return sg_open(sc, c->error, sizeof(c->error));
+	return sg_open(sc, o->dev, c->error, sizeof(c->error));
 }
 
 static void sg_teardown(struct client *c)
@@ -196,6 +201,7 @@ const struct backend scsi_backend = {
 	.description = "SCSI commands through SG_IO on a SCSI generic device (--scsi=/dev/sgN)",
 	.flags = BACKEND_BLOCK,
 	.options = sg_options,
+	.options_size = sizeof(struct sg_options),
 	.init = sg_init,
 	.setup = sg_setup,
 	.teardown = sg_teardown,

@@ -49,7 +49,7 @@
 
 static const char *url_of(struct smb *s, const char *path)
 {
-	return url_in(s->url, path);
+	return url_in(s->opt, s->url, path);
 }
 
 /* ---- known directories ---- */
@@ -188,14 +188,14 @@ static uint32_t lost(struct client *c, const struct op *op, int err)
 
 	s->lost = true;
 	if (!op)	/* at teardown, before any op ran */
-		snprintf(c->error, sizeof(c->error), "lost the connection to %s: %s", smbopt.display,
+		snprintf(c->error, sizeof(c->error), "lost the connection to %s: %s", smb_opt(c)->display,
 			 strerror(err));
 	else if (err == ETIMEDOUT)
 		snprintf(c->error, sizeof(c->error), "%s did not answer within %d s (%s, loadfile line %u)",
-			 smbopt.display, smbopt.timeout_ms / 1000, op_info[op->id].name, op->line);
+			 smb_opt(c)->display, smb_opt(c)->timeout_ms / 1000, op_info[op->id].name, op->line);
 	else
 		snprintf(c->error, sizeof(c->error), "lost the connection to %s (%s, loadfile line %u): %s",
-			 smbopt.display, op_info[op->id].name, op->line, strerror(err));
+			 smb_opt(c)->display, op_info[op->id].name, op->line, strerror(err));
 	return STATUS_FATAL;
 }
 
@@ -225,7 +225,7 @@ static uint32_t not_found(struct client *c, const struct op *op, const char *pat
 		return NT_STATUS_OBJECT_NAME_NOT_FOUND;
 	memcpy(parent, path, len);
 	parent[len] = '\0';
-	if (smbc_getFunctionStat(s->ctx)(s->ctx, url_in(s->url2, parent), &st) == 0) {
+	if (smbc_getFunctionStat(s->ctx)(s->ctx, url_in(smb_opt(c), s->url2, parent), &st) == 0) {
 		if (!S_ISDIR(st.st_mode))
 			return NT_STATUS_OBJECT_PATH_NOT_FOUND;
 		dir_learn(s, parent, len);
@@ -294,7 +294,7 @@ static uint32_t handle_failed(struct client *c, const struct op *op, int err, ui
 	struct smb *s = c->priv;
 	struct stat st;
 
-	if (now_ns() - t0 >= (uint64_t)smbopt.timeout_ms * NSEC_PER_MSEC)
+	if (now_ns() - t0 >= (uint64_t)smb_opt(c)->timeout_ms * NSEC_PER_MSEC)
 		return lost(c, op, ETIMEDOUT);
 	if (!conn_lost(err) &&
 	    smbc_getFunctionStat(s->ctx)(s->ctx, url_of(s, ""), &st) < 0 && conn_lost(errno))
@@ -314,22 +314,23 @@ static int smb_setup(struct client *c)
 	char path[PATH_MAX];
 
 	c->priv = s;
+	s->opt = smb_opt(c);
 	s->sock_fd = -1;
-	s->url_size = smbopt.base_len + 2 + 3 * PATH_MAX;
+	s->url_size = s->opt->base_len + 2 + 3 * PATH_MAX;
 	s->url = xmalloc(s->url_size);
 	s->url2 = xmalloc(s->url_size);
 	nbefore = open_sockets(fds, before, MAX_SOCKETS);
-	s->ctx = smb_new_context(c->error, sizeof(c->error));
-	if (!s->ctx || smb_connect_share(s->ctx, NULL, c->error, sizeof(c->error)) < 0)
+	s->ctx = smb_new_context(s->opt, c->error, sizeof(c->error));
+	if (!s->ctx || smb_connect_share(s->opt, s->ctx, NULL, c->error, sizeof(c->error)) < 0)
 		goto fail;
 	if (c->cleanup_only)
 		return 0;
 	find_connection(s, before, nbefore);
 	/* a handle for QUERY_FS_INFORMATION, which libsmbclient only has on
 	 * an open file (smbc_statvfs would list the directory every time) */
-	s->fs_dir = smbc_getFunctionOpendir(s->ctx)(s->ctx, smbopt.base_url);
+	s->fs_dir = smbc_getFunctionOpendir(s->ctx)(s->ctx, s->opt->base_url);
 	if (!s->fs_dir) {
-		snprintf(c->error, sizeof(c->error), "cannot open %s: %s", smbopt.display, strerror(errno));
+		snprintf(c->error, sizeof(c->error), "cannot open %s: %s", smb_opt(c)->display, strerror(errno));
 		goto fail;
 	}
 	for (uint32_t r = 0; r < prog->nclient_roots && r < MAX_ROOTS; r++) {
@@ -337,7 +338,7 @@ static int smb_setup(struct client *c)
 		s->own_root[r] = xstrdup(path);
 		s->nown++;
 	}
-	if (nb_client_init(c, &s->nb, &smb_adapter) < 0)
+	if (nb_client_init(c, &s->nb, &smb_adapter, &smb_opt(c)->files) < 0)
 		goto fail;
 	return 0;
 fail:
@@ -440,7 +441,7 @@ static int smb_remove_tree(struct client *c, const char *path)
 	if (s->lost) {
 		if (!c->error[0])	/* keep the first error: it says why */
 			snprintf(c->error, sizeof(c->error), "cannot remove %s/%s: the connection is lost",
-				 smbopt.display, path);
+				 smb_opt(c)->display, path);
 		return -1;
 	}
 	/* files the run left open would be sharing violations */
@@ -449,7 +450,7 @@ static int smb_remove_tree(struct client *c, const char *path)
 	if (rc < 0) {
 		if (conn_lost(-rc))
 			s->lost = true;
-		snprintf(c->error, sizeof(c->error), "cannot remove %s/%s: %s", smbopt.display, path,
+		snprintf(c->error, sizeof(c->error), "cannot remove %s/%s: %s", smb_opt(c)->display, path,
 			 strerror(-rc));
 		return -1;
 	}
@@ -465,7 +466,7 @@ static int smb_exists(struct client *c, const char *path)
 		return 1;
 	if (errno == ENOENT || errno == ENOTDIR)
 		return 0;
-	snprintf(c->error, sizeof(c->error), "cannot look at %s/%s: %s", smbopt.display, path,
+	snprintf(c->error, sizeof(c->error), "cannot look at %s/%s: %s", smb_opt(c)->display, path,
 		 strerror(errno));
 	return -1;
 }
@@ -566,34 +567,35 @@ static uint32_t smb_close(struct client *c, struct nb_handle *h)
 	return rc < 0 ? smb_error(c, c->op, errno, NULL) : NT_STATUS_OK;
 }
 
-/* Read and write: a SEEK_SET only sets libsmbclient's offset (no wire
- * traffic), then one call. */
-static uint32_t smb_read(struct client *c, struct nb_handle *h, char *buf, uint64_t offset,
-			 size_t size, size_t *got)
+/* Read (into rbuf) or write (from wbuf): a SEEK_SET only sets
+ * libsmbclient's offset (no wire traffic), then one call. */
+static uint32_t smb_io(struct client *c, struct nb_handle *h, char *rbuf, const char *wbuf,
+		       uint64_t offset, size_t size, size_t *moved)
 {
 	struct smb *s = c->priv;
 	ssize_t n;
 
 	smbc_getFunctionLseek(s->ctx)(s->ctx, file_of(h), (off_t)offset, SEEK_SET);
-	n = smbc_getFunctionRead(s->ctx)(s->ctx, file_of(h), buf, size);
+	if (rbuf)
+		n = smbc_getFunctionRead(s->ctx)(s->ctx, file_of(h), rbuf, size);
+	else
+		n = smbc_getFunctionWrite(s->ctx)(s->ctx, file_of(h), wbuf, size);
 	if (n < 0)
 		return smb_error(c, c->op, errno, NULL);
-	*got = (size_t)n;
+	*moved = (size_t)n;
 	return NT_STATUS_OK;
+}
+
+static uint32_t smb_read(struct client *c, struct nb_handle *h, char *buf, uint64_t offset,
+			 size_t size, size_t *got)
+{
+	return smb_io(c, h, buf, NULL, offset, size, got);
 }
 
 static uint32_t smb_write(struct client *c, struct nb_handle *h, const char *buf, uint64_t offset,
 			  size_t size, size_t *done)
 {
-	struct smb *s = c->priv;
-	ssize_t n;
-
-	smbc_getFunctionLseek(s->ctx)(s->ctx, file_of(h), (off_t)offset, SEEK_SET);
-	n = smbc_getFunctionWrite(s->ctx)(s->ctx, file_of(h), buf, size);
-	if (n < 0)
-		return smb_error(c, c->op, errno, NULL);
-	*done = (size_t)n;
-	return NT_STATUS_OK;
+	return smb_io(c, h, NULL, buf, offset, size, done);
 }
 
 static uint32_t smb_truncate(struct client *c, struct nb_handle *h, uint64_t size)
@@ -735,8 +737,8 @@ static uint32_t smb_rename(struct client *c, char *from, char *to)
 		if (what < 0 && conn_lost(errno))
 			return lost(c, c->op, errno);
 	}
-	if (smbc_getFunctionRename(s->ctx)(s->ctx, url_in(s->url, from), s->ctx,
-					   url_in(s->url2, to)) == 0) {
+	if (smbc_getFunctionRename(s->ctx)(s->ctx, url_in(smb_opt(c), s->url, from), s->ctx,
+					   url_in(smb_opt(c), s->url2, to)) == 0) {
 		dirs_forget(s, from);
 		learn_parent(s, to);
 		return NT_STATUS_OK;
@@ -802,6 +804,7 @@ const struct backend smb_backend = {
 	.description = "a real SMB2/3 server through libsmbclient (--smb-share)",
 	.flags = BACKEND_NETWORK | BACKEND_FILES,
 	.options = smb_option_table,
+	.options_size = sizeof(struct smb_options),
 	.init = smb_init,
 	.setup = smb_setup,
 	.teardown = smb_teardown,

@@ -9,7 +9,6 @@
 #define DBENCH_BACKENDS_SMB_H
 
 #include <libsmbclient.h>
-#include <popt.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -34,9 +33,11 @@ enum smb_mode {
 	SMB_MODE_REQUIRED,
 };
 
-/* The backend's options: as given on the command line, then as parsed by
- * smb_init() in the parent (read-only in the clients). */
+/* The backend's option block: the file options, the options as given on
+ * the command line, then as parsed by smb_init() in the parent (read-only
+ * in the clients). */
 struct smb_options {
+	struct nb_options files; /* first (BACKEND_FILES): -s, -S, -F, --fake-io, ... */
 	const char *share_arg;	/* --smb-share //SERVER[:PORT]/SHARE[/DIR] */
 	const char *user_arg;	/* --smb-user [DOMAIN/]USER[%PASSWORD] */
 	const char *protocol_arg; /* --smb-protocol MIN[:MAX] */
@@ -66,8 +67,13 @@ struct smb_options {
 	char display[1600];	/* //SERVER[:PORT]/SHARE[/DIR], for messages */
 };
 
-extern struct smb_options smbopt;
-extern const struct poptOption smb_option_table[];
+extern const struct backend_option smb_option_table[];
+
+/* The options of c's run. */
+static inline const struct smb_options *smb_opt(const struct client *c)
+{
+	return c->be_opt;
+}
 
 /* What the session negotiated, as Samba's client library tells it. */
 struct smb_facts {
@@ -82,6 +88,7 @@ struct smb_facts {
 /* A client's state. */
 struct smb {
 	struct nb_client nb;	/* first: the netbench layer's state */
+	const struct smb_options *opt; /* the run's (c->be_opt) */
 	SMBCCTX *ctx;		/* this client's context: its own connection */
 	SMBCFILE *fs_dir;	/* the base directory, for QUERY_FS_INFORMATION */
 	bool lost;		/* the connection is gone: do not wait on it again */
@@ -100,33 +107,34 @@ struct smb {
 };
 
 /* In the parent: parse and check the options, connect once. */
-int smb_init(struct options *opt);
+int smb_init(void *be_opt, const struct run_info *run);
 
 /* Append the URL encoding of text to dst (room for 3 bytes a byte). */
 size_t url_encode(char *dst, const char *text);
 /* The URL of a path relative to the share root (and --smb-share's DIR). */
-const char *url_in(char *buf, const char *path);
+const char *url_in(const struct smb_options *o, char *buf, const char *path);
 
 /* A libsmbclient context with the run's settings; NULL with error set. */
-SMBCCTX *smb_new_context(char *error, size_t len);
+SMBCCTX *smb_new_context(const struct smb_options *o, char *error, size_t len);
 /* Connect and check the base directory, and that the session is signed
  * or encrypted as required; -1 with error set.  facts may be NULL. */
-int smb_connect_share(SMBCCTX *ctx, struct smb_facts *facts, char *error, size_t len);
+int smb_connect_share(const struct smb_options *o, SMBCCTX *ctx, struct smb_facts *facts,
+		      char *error, size_t len);
 
 /* smb_secure.c: signing and encryption. */
 /* Parse --smb-signing, --smb-encrypt and the algorithm lists; -1 after
  * one line on stderr. */
-int smb_secure_parse(void);
+int smb_secure_parse(struct smb_options *o);
 /* For each new context, before smbc_init_context: give libsmbclient the
  * settings of those options (a private smb.conf overlay, loaded and
  * removed); -1 with error set. */
-int smb_secure_apply(SMBCCTX *ctx, char *error, size_t len);
+int smb_secure_apply(const struct smb_options *o, SMBCCTX *ctx, char *error, size_t len);
 /* For each new context: the encryption level, and the hook that sees the
  * connection it makes. */
-void smb_secure_context(SMBCCTX *ctx);
+void smb_secure_context(const struct smb_options *o, SMBCCTX *ctx);
 /* After the context's first connection: what it negotiated; -1 with error
  * set if a required mode is not in force. */
-int smb_secure_check(struct smb_facts *f, char *error, size_t len);
+int smb_secure_check(const struct smb_options *o, struct smb_facts *f, char *error, size_t len);
 /* Report the facts in the banner and the JSON environment. */
 void smb_secure_note(const struct smb_facts *f);
 /* The canonical name of a mode ("required"). */

@@ -144,16 +144,16 @@ bad:
 	return -1;
 }
 
-int smb_secure_parse(void)
+int smb_secure_parse(struct smb_options *o)
 {
-	if (parse_mode("--smb-signing", smbopt.signing_arg, &smbopt.signing) < 0 ||
-	    parse_mode("--smb-encrypt", smbopt.encrypt_arg, &smbopt.encrypt) < 0 ||
-	    parse_algorithms("--smb-signing-algorithms", smbopt.signing_algos_arg, signing_algorithms,
-			     ARRAY_SIZE(signing_algorithms), smbopt.signing_algos,
-			     sizeof(smbopt.signing_algos)) < 0 ||
-	    parse_algorithms("--smb-encryption-algorithms", smbopt.cipher_algos_arg,
+	if (parse_mode("--smb-signing", o->signing_arg, &o->signing) < 0 ||
+	    parse_mode("--smb-encrypt", o->encrypt_arg, &o->encrypt) < 0 ||
+	    parse_algorithms("--smb-signing-algorithms", o->signing_algos_arg, signing_algorithms,
+			     ARRAY_SIZE(signing_algorithms), o->signing_algos,
+			     sizeof(o->signing_algos)) < 0 ||
+	    parse_algorithms("--smb-encryption-algorithms", o->cipher_algos_arg,
 			     encryption_algorithms, ARRAY_SIZE(encryption_algorithms),
-			     smbopt.cipher_algos, sizeof(smbopt.cipher_algos)) < 0)
+			     o->cipher_algos, sizeof(o->cipher_algos)) < 0)
 		return -1;
 	return 0;
 }
@@ -161,31 +161,31 @@ int smb_secure_parse(void)
 /* ---- giving them to libsmbclient ---- */
 
 /* The client settings of the options, as smb.conf lines; 0 if none. */
-static size_t overlay_text(char *buf, size_t len)
+static size_t overlay_text(const struct smb_options *o, char *buf, size_t len)
 {
 	size_t n = 0;
 
-	if (smbopt.signing != SMB_MODE_UNSET)
+	if (o->signing != SMB_MODE_UNSET)
 		n += (size_t)snprintf(buf + n, len - n, "\tclient signing = %s\n",
-				      smb_mode_name(smbopt.signing));
-	if (smbopt.encrypt != SMB_MODE_UNSET)
+				      smb_mode_name(o->signing));
+	if (o->encrypt != SMB_MODE_UNSET)
 		n += (size_t)snprintf(buf + n, len - n, "\tclient smb encrypt = %s\n",
-				      smb_mode_name(smbopt.encrypt));
-	if (smbopt.signing_algos[0])
+				      smb_mode_name(o->encrypt));
+	if (o->signing_algos[0])
 		n += (size_t)snprintf(buf + n, len - n, "\tclient smb3 signing algorithms = %s\n",
-				      smbopt.signing_algos);
-	if (smbopt.cipher_algos[0])
+				      o->signing_algos);
+	if (o->cipher_algos[0])
 		n += (size_t)snprintf(buf + n, len - n, "\tclient smb3 encryption algorithms = %s\n",
-				      smbopt.cipher_algos);
+				      o->cipher_algos);
 	return n;
 }
 
-int smb_secure_apply(SMBCCTX *ctx, char *error, size_t len)
+int smb_secure_apply(const struct smb_options *o, SMBCCTX *ctx, char *error, size_t len)
 {
 	char lines[1024], path[PATH_MAX], text[1200];
 	const char *tmp = getenv("TMPDIR");
 	int fd, rc, err;
-	size_t n = overlay_text(lines, sizeof(lines));
+	size_t n = overlay_text(o, lines, sizeof(lines));
 
 	if (!n)
 		return 0;	/* nothing given: libsmbclient's own configuration */
@@ -229,7 +229,7 @@ static int note_server(SMBCCTX *ctx, SMBCSRV *srv, const char *server, const cha
 	return samba_add_server(ctx, srv, server, share, workgroup, user);
 }
 
-void smb_secure_context(SMBCCTX *ctx)
+void smb_secure_context(const struct smb_options *o, SMBCCTX *ctx)
 {
 	static const smbc_smb_encrypt_level level[] = {
 		[SMB_MODE_UNSET] = SMBC_ENCRYPTLEVEL_DEFAULT,
@@ -240,7 +240,7 @@ void smb_secure_context(SMBCCTX *ctx)
 		[SMB_MODE_REQUIRED] = SMBC_ENCRYPTLEVEL_REQUIRE,
 	};
 
-	smbc_setOptionSmbEncryptionLevel(ctx, level[smbopt.encrypt]);
+	smbc_setOptionSmbEncryptionLevel(ctx, level[o->encrypt]);
 	if (!samba_add_server)
 		samba_add_server = smbc_getFunctionAddCachedServer(ctx);
 	smbc_setFunctionAddCachedServer(ctx, note_server);
@@ -361,21 +361,21 @@ static bool read_session(struct smb_facts *f)
 }
 
 /* Why the session is not encrypted, for the refusal. */
-static const char *why_clear(const struct smb_facts *f)
+static const char *why_clear(const struct smb_options *o, const struct smb_facts *f)
 {
 	if (strncmp(f->dialect, "SMB2", 4) == 0)
 		return "SMB2 dialects have no encryption: allow SMB3 with --smb-protocol";
 	if (strcmp(f->cipher, "none") == 0)
 		return "the server negotiated no cipher: it does not offer encryption";
-	if (!smbopt.user[0])
+	if (!o->user[0])
 		return "a guest session has no key to encrypt with: give --smb-user";
 	return "libsmbclient did not turn it on";
 }
 
-int smb_secure_check(struct smb_facts *f, char *error, size_t len)
+int smb_secure_check(const struct smb_options *o, struct smb_facts *f, char *error, size_t len)
 {
-	bool need_sign = smbopt.signing == SMB_MODE_REQUIRED;
-	bool need_encrypt = smbopt.encrypt == SMB_MODE_REQUIRED;
+	bool need_sign = o->signing == SMB_MODE_REQUIRED;
+	bool need_encrypt = o->encrypt == SMB_MODE_REQUIRED;
 
 	memset(f, 0, sizeof(*f));
 	f->known = read_session(f);
@@ -384,18 +384,18 @@ int smb_secure_check(struct smb_facts *f, char *error, size_t len)
 		if (!need_sign && !need_encrypt)
 			return 0;
 		snprintf(error, len, "%s: cannot tell whether the session is %s: this libsmbclient does not show it",
-			 smbopt.display, need_encrypt ? "encrypted" : "signed");
+			 o->display, need_encrypt ? "encrypted" : "signed");
 		return -1;
 	}
 	if (need_encrypt && !f->encrypted) {
 		snprintf(error, len, "%s: --smb-encrypt required, but the %s session is not encrypted (%s)",
-			 smbopt.display, f->dialect, why_clear(f));
+			 o->display, f->dialect, why_clear(o, f));
 		return -1;
 	}
 	if (need_sign && !f->is_signed && !f->encrypted) {
 		snprintf(error, len, "%s: --smb-signing required, but the %s session is not signed (%s)",
-			 smbopt.display, f->dialect,
-			 smbopt.user[0] ? "libsmbclient did not sign it" :
+			 o->display, f->dialect,
+			 o->user[0] ? "libsmbclient did not sign it" :
 					  "a guest session has no key to sign with: give --smb-user");
 		return -1;
 	}

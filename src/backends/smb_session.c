@@ -14,7 +14,6 @@
 #include <fcntl.h>
 #include <linux/tcp.h>
 #include <netdb.h>
-#include <popt.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,32 +31,30 @@
 /* The SMB dialects libsmbclient can be limited to, oldest first. */
 static const char *const smb_dialects[] = { "SMB2_02", "SMB2_10", "SMB3_00", "SMB3_02", "SMB3_11" };
 
-struct smb_options smbopt;
+#define SMB_OPTION(name_, field_, arg_, help_)                                                 \
+	{ .name = name_, .type = BOPT_STRING, .offset = offsetof(struct smb_options, field_),        \
+	  .arg_name = arg_, .help = help_ }
 
-const struct poptOption smb_option_table[] = {
-	{ "smb-share", 0, POPT_ARG_STRING, &smbopt.share_arg, 0,
-	  "the share to load (smb): //SERVER[:PORT]/SHARE[/DIR]", "URL" },
-	{ "smb-user", 0, POPT_ARG_STRING, &smbopt.user_arg, 0,
-	  "log on as [DOMAIN/]USER; the password comes from $" SMB_PASSWORD_ENV
-	  " or is asked on the terminal (default: guest)", "USER" },
-	{ "smb-protocol", 0, POPT_ARG_STRING, &smbopt.protocol_arg, 0,
-	  "the dialects to allow, MIN[:MAX] of SMB2_02 SMB2_10 SMB3_00 SMB3_02 SMB3_11 (default SMB2_02:SMB3_11)",
-	  "PROTO" },
-	{ "smb-timeout", 0, POPT_ARG_STRING, &smbopt.timeout_arg, 0,
-	  "seconds to wait for the server's answer before the client gives up (default 10)", "SECS" },
-	{ "smb-signing", 0, POPT_ARG_STRING, &smbopt.signing_arg, 0,
-	  "SMB signing, as Samba's `client signing`: off, if_required, desired, required "
-	  "(default: libsmbclient's smb.conf)", "MODE" },
-	{ "smb-encrypt", 0, POPT_ARG_STRING, &smbopt.encrypt_arg, 0,
-	  "SMB3 encryption, as Samba's `client smb encrypt`: off, if_required, desired, required "
-	  "(default: libsmbclient's smb.conf)", "MODE" },
-	{ "smb-signing-algorithms", 0, POPT_ARG_STRING, &smbopt.signing_algos_arg, 0,
-	  "SMB3.1.1 signing algorithms to offer, in order: AES-128-GMAC,AES-128-CMAC,HMAC-SHA256",
-	  "LIST" },
-	{ "smb-encryption-algorithms", 0, POPT_ARG_STRING, &smbopt.cipher_algos_arg, 0,
-	  "SMB3.1.1 ciphers to offer, in order: AES-128-GCM,AES-128-CCM,AES-256-GCM,AES-256-CCM",
-	  "LIST" },
-	POPT_TABLEEND
+const struct backend_option smb_option_table[] = {
+	SMB_OPTION("smb-share", share_arg, "URL", "the share to load (smb): //SERVER[:PORT]/SHARE[/DIR]"),
+	SMB_OPTION("smb-user", user_arg, "USER",
+		   "log on as [DOMAIN/]USER; the password comes from $" SMB_PASSWORD_ENV
+		   " or is asked on the terminal (default: guest)"),
+	SMB_OPTION("smb-protocol", protocol_arg, "PROTO",
+		   "the dialects to allow, MIN[:MAX] of SMB2_02 SMB2_10 SMB3_00 SMB3_02 SMB3_11 (default SMB2_02:SMB3_11)"),
+	SMB_OPTION("smb-timeout", timeout_arg, "SECS",
+		   "seconds to wait for the server's answer before the client gives up (default 10)"),
+	SMB_OPTION("smb-signing", signing_arg, "MODE",
+		   "SMB signing, as Samba's `client signing`: off, if_required, desired, required "
+		   "(default: libsmbclient's smb.conf)"),
+	SMB_OPTION("smb-encrypt", encrypt_arg, "MODE",
+		   "SMB3 encryption, as Samba's `client smb encrypt`: off, if_required, desired, required "
+		   "(default: libsmbclient's smb.conf)"),
+	SMB_OPTION("smb-signing-algorithms", signing_algos_arg, "LIST",
+		   "SMB3.1.1 signing algorithms to offer, in order: AES-128-GMAC,AES-128-CMAC,HMAC-SHA256"),
+	SMB_OPTION("smb-encryption-algorithms", cipher_algos_arg, "LIST",
+		   "SMB3.1.1 ciphers to offer, in order: AES-128-GCM,AES-128-CCM,AES-256-GCM,AES-256-CCM"),
+	{ .name = NULL },
 };
 
 /* ---- URLs ---- */
@@ -90,13 +87,13 @@ size_t url_encode(char *dst, const char *text)
 }
 
 /* The URL of a path relative to the share root (and --smb-share's DIR). */
-const char *url_in(char *buf, const char *path)
+const char *url_in(const struct smb_options *o, char *buf, const char *path)
 {
-	memcpy(buf, smbopt.base_url, smbopt.base_len);
-	buf[smbopt.base_len] = '\0';
+	memcpy(buf, o->base_url, o->base_len);
+	buf[o->base_len] = '\0';
 	if (*path) {
-		buf[smbopt.base_len] = '/';
-		url_encode(buf + smbopt.base_len + 1, path);
+		buf[o->base_len] = '/';
+		url_encode(buf + o->base_len + 1, path);
 	}
 	return buf;
 }
@@ -172,13 +169,14 @@ void count_wire(struct client *c)
 static void smb_auth(SMBCCTX *ctx, const char *srv, const char *shr, char *wg, int wglen, char *un,
 		     int unlen, char *pw, int pwlen)
 {
-	(void)ctx;
+	const struct smb_options *o = smbc_getOptionUserData(ctx);
+
 	(void)srv;
 	(void)shr;
-	if (smbopt.domain[0])
-		snprintf(wg, (size_t)wglen, "%s", smbopt.domain);
-	snprintf(un, (size_t)unlen, "%s", smbopt.user);
-	snprintf(pw, (size_t)pwlen, "%s", smbopt.password);
+	if (o->domain[0])
+		snprintf(wg, (size_t)wglen, "%s", o->domain);
+	snprintf(un, (size_t)unlen, "%s", o->user);
+	snprintf(pw, (size_t)pwlen, "%s", o->password);
 }
 
 /*
@@ -201,7 +199,7 @@ static void prefer_poll_events(void)
 	set_default_backend("poll");
 }
 
-SMBCCTX *smb_new_context(char *error, size_t len)
+SMBCCTX *smb_new_context(const struct smb_options *o, char *error, size_t len)
 {
 	SMBCCTX *ctx = smbc_new_context();
 
@@ -211,15 +209,16 @@ SMBCCTX *smb_new_context(char *error, size_t len)
 	}
 	smbc_setDebug(ctx, 0);
 	smbc_setOptionDebugToStderr(ctx, 1);
+	smbc_setOptionUserData(ctx, (void *)o);	/* for smb_auth */
 	smbc_setFunctionAuthDataWithContext(ctx, smb_auth);
-	smbc_setTimeout(ctx, smbopt.timeout_ms);
-	if (smbopt.port)
-		smbc_setPort(ctx, (uint16_t)smbopt.port);
+	smbc_setTimeout(ctx, o->timeout_ms);
+	if (o->port)
+		smbc_setPort(ctx, (uint16_t)o->port);
 	/* with a user, a refused logon must fail, not become a guest logon */
-	smbc_setOptionNoAutoAnonymousLogin(ctx, smbopt.user[0] != '\0');
-	smbc_setOptionProtocols(ctx, smbopt.min_proto, smbopt.max_proto);
-	smb_secure_context(ctx);
-	if (smb_secure_apply(ctx, error, len) < 0) {
+	smbc_setOptionNoAutoAnonymousLogin(ctx, o->user[0] != '\0');
+	smbc_setOptionProtocols(ctx, o->min_proto, o->max_proto);
+	smb_secure_context(o, ctx);
+	if (smb_secure_apply(o, ctx, error, len) < 0) {
 		smbc_free_context(ctx, 1);
 		return NULL;
 	}
@@ -242,73 +241,74 @@ static bool host_known(const char *host)
 }
 
 /* Why connecting to the share failed, in words. */
-static void connect_error(SMBCCTX *ctx, int err, char *error, size_t len)
+static void connect_error(const struct smb_options *o, SMBCCTX *ctx, int err, char *error, size_t len)
 {
-	char url[8 + sizeof(smbopt.server) + 3 * sizeof(smbopt.share)];
+	char url[8 + sizeof(o->server) + 3 * sizeof(o->share)];
 	struct stat st;
 
-	if (smbopt.user[0] && !smbopt.password[0] && (err == EINVAL || err == EACCES || err == EPERM)) {
+	if (o->user[0] && !o->password[0] && (err == EINVAL || err == EACCES || err == EPERM)) {
 		/* libsmbclient's word for a logon with an empty password is
 		 * "Invalid argument" */
 		snprintf(error, len, "%s: cannot log on as %s%s%s with an empty password (%s is empty): give the password",
-			 smbopt.display, smbopt.domain, smbopt.domain[0] ? "/" : "", smbopt.user,
-			 smbopt.password_from);
+			 o->display, o->domain, o->domain[0] ? "/" : "", o->user,
+			 o->password_from);
 		return;
 	}
-	if (err != EACCES && err != EPERM && err != ECONNREFUSED && !host_known(smbopt.server)) {
-		snprintf(error, len, "cannot connect to %s: unknown host %s", smbopt.display,
-			 smbopt.server);
+	if (err != EACCES && err != EPERM && err != ECONNREFUSED && !host_known(o->server)) {
+		snprintf(error, len, "cannot connect to %s: unknown host %s", o->display,
+			 o->server);
 		return;
 	}
 	switch (err) {
 	case EACCES:
 	case EPERM:
-		if (smbopt.user[0])
+		if (o->user[0])
 			snprintf(error, len, "%s: access denied for user %s%s%s (wrong user or password, or not allowed on the share)",
-				 smbopt.display, smbopt.domain, smbopt.domain[0] ? "/" : "", smbopt.user);
+				 o->display, o->domain, o->domain[0] ? "/" : "", o->user);
 		else
 			snprintf(error, len, "%s: access denied for guest (give a user with --smb-user)",
-				 smbopt.display);
+				 o->display);
 		return;
 	case ECONNREFUSED:
 		snprintf(error, len, "cannot connect to %s: connection refused (no SMB server on that port?)",
-			 smbopt.display);
+			 o->display);
 		return;
 	case ETIMEDOUT:
-		snprintf(error, len, "cannot connect to %s: no answer within %d s", smbopt.display,
-			 smbopt.timeout_ms / 1000);
+		snprintf(error, len, "cannot connect to %s: no answer within %d s", o->display,
+			 o->timeout_ms / 1000);
 		return;
 	case ENOENT:
 	case ENODEV:
-		if (smbopt.subdir[0]) {
-			snprintf(url, sizeof(url), "smb://%s/", smbopt.server);
-			url_encode(url + strlen(url), smbopt.share);
+		if (o->subdir[0]) {
+			snprintf(url, sizeof(url), "smb://%s/", o->server);
+			url_encode(url + strlen(url), o->share);
 			if (smbc_getFunctionStat(ctx)(ctx, url, &st) == 0) {
-				snprintf(error, len, "%s: no such directory on the share", smbopt.display);
+				snprintf(error, len, "%s: no such directory on the share", o->display);
 				return;
 			}
 		}
-		snprintf(error, len, "%s: no such share on %s", smbopt.display, smbopt.server);
+		snprintf(error, len, "%s: no such share on %s", o->display, o->server);
 		return;
 	default:
-		snprintf(error, len, "cannot connect to %s: %s", smbopt.display, strerror(err));
+		snprintf(error, len, "cannot connect to %s: %s", o->display, strerror(err));
 		return;
 	}
 }
 
-int smb_connect_share(SMBCCTX *ctx, struct smb_facts *facts, char *error, size_t len)
+int smb_connect_share(const struct smb_options *o, SMBCCTX *ctx, struct smb_facts *facts,
+		      char *error, size_t len)
 {
 	struct smb_facts own;
 	struct stat st;
 
-	if (smbc_getFunctionStat(ctx)(ctx, smbopt.base_url, &st) < 0) {
-		connect_error(ctx, errno, error, len);
+	if (smbc_getFunctionStat(ctx)(ctx, o->base_url, &st) < 0) {
+		connect_error(o, ctx, errno, error, len);
 		return -1;
 	}
-	if (smb_secure_check(facts ? facts : &own, error, len) < 0)
+	if (smb_secure_check(o, facts ? facts : &own, error, len) < 0)
 		return -1;
 	if (!S_ISDIR(st.st_mode)) {
-		snprintf(error, len, "%s is not a directory", smbopt.display);
+		snprintf(error, len, "%s is not a directory", o->display);
 		return -1;
 	}
 	return 0;
@@ -318,7 +318,7 @@ int smb_connect_share(SMBCCTX *ctx, struct smb_facts *facts, char *error, size_t
 /* ---- options, in the parent ---- */
 
 /* //SERVER[:PORT]/SHARE[/DIR] (also smb://..., and backslashes). */
-static int parse_share(const char *arg, int default_port)
+static int parse_share(struct smb_options *o, const char *arg, int default_port)
 {
 	char text[2048], *p, *server, *share, *dir, *colon;
 	size_t n = 0;
@@ -342,7 +342,7 @@ static int parse_share(const char *arg, int default_port)
 	if (dir)
 		*dir++ = '\0';
 	colon = strchr(server, ':');
-	smbopt.port = default_port;
+	o->port = default_port;
 	if (colon) {
 		int64_t port;
 
@@ -351,14 +351,14 @@ static int parse_share(const char *arg, int default_port)
 			warnx_("--smb-share '%s': '%s' is not a port", arg, colon + 1);
 			return -1;
 		}
-		smbopt.port = (int)port;
+		o->port = (int)port;
 	}
 	if (!*server || !*share || strpbrk(server, "@?%# \t"))
 		goto bad;
-	if (strlen(server) >= sizeof(smbopt.server) || strlen(share) >= sizeof(smbopt.share))
+	if (strlen(server) >= sizeof(o->server) || strlen(share) >= sizeof(o->share))
 		goto bad;
-	strcpy(smbopt.server, server);
-	strcpy(smbopt.share, share);
+	strcpy(o->server, server);
+	strcpy(o->share, share);
 	/* the directory: components joined by '/', no '.' or '..' */
 	n = 0;
 	for (char *save, *comp = dir ? strtok_r(dir, "/", &save) : NULL; comp;
@@ -369,11 +369,11 @@ static int parse_share(const char *arg, int default_port)
 			warnx_("--smb-share '%s': '.' and '..' are not allowed in the directory", arg);
 			return -1;
 		}
-		if (n + len + 2 > sizeof(smbopt.subdir))
+		if (n + len + 2 > sizeof(o->subdir))
 			goto bad;
 		if (n)
-			smbopt.subdir[n++] = '/';
-		memcpy(smbopt.subdir + n, comp, len + 1);
+			o->subdir[n++] = '/';
+		memcpy(o->subdir + n, comp, len + 1);
 		n += len;
 	}
 	return 0;
@@ -414,9 +414,9 @@ static int ask_password(const char *prompt, char *buf, size_t len)
 
 /* [DOMAIN/]USER[%PASSWORD] (DOMAIN\USER too); the password from the
  * argument, else the environment, else the terminal. */
-static int parse_user(const char *arg)
+static int parse_user(struct smb_options *o, const char *arg)
 {
-	char text[sizeof(smbopt.domain) + sizeof(smbopt.user) + sizeof(smbopt.password)];
+	char text[sizeof(o->domain) + sizeof(o->user) + sizeof(o->password)];
 	char *user, *pass, *sep;
 	const char *env;
 
@@ -432,35 +432,35 @@ static int parse_user(const char *arg)
 	sep = strpbrk(text, "/\\");
 	if (sep) {
 		*sep = '\0';
-		if (strlen(text) >= sizeof(smbopt.domain))
+		if (strlen(text) >= sizeof(o->domain))
 			goto toolong;
-		strcpy(smbopt.domain, text);
+		strcpy(o->domain, text);
 		user = sep + 1;
 	}
 	if (!*user) {
 		warnx_("--smb-user '%s': no user name", arg);
 		return -1;
 	}
-	if (strlen(user) >= sizeof(smbopt.user) || (pass && strlen(pass) >= sizeof(smbopt.password)))
+	if (strlen(user) >= sizeof(o->user) || (pass && strlen(pass) >= sizeof(o->password)))
 		goto toolong;
-	strcpy(smbopt.user, user);
+	strcpy(o->user, user);
 	if (pass) {
-		strcpy(smbopt.password, pass);
-		smbopt.password_from = "the text after % in --smb-user";
+		strcpy(o->password, pass);
+		o->password_from = "the text after % in --smb-user";
 		return 0;
 	}
 	env = getenv(SMB_PASSWORD_ENV);
 	if (env) {
-		if (strlen(env) >= sizeof(smbopt.password))
+		if (strlen(env) >= sizeof(o->password))
 			goto toolong;
-		strcpy(smbopt.password, env);
-		smbopt.password_from = "$" SMB_PASSWORD_ENV;
+		strcpy(o->password, env);
+		o->password_from = "$" SMB_PASSWORD_ENV;
 		return 0;
 	}
-	smbopt.password_from = "the password typed";
-	snprintf(text, sizeof(text), "Password for %s%s%s on %s: ", smbopt.domain,
-		 smbopt.domain[0] ? "/" : "", smbopt.user, smbopt.server);
-	if (ask_password(text, smbopt.password, sizeof(smbopt.password)) < 0) {
+	o->password_from = "the password typed";
+	snprintf(text, sizeof(text), "Password for %s%s%s on %s: ", o->domain,
+		 o->domain[0] ? "/" : "", o->user, o->server);
+	if (ask_password(text, o->password, sizeof(o->password)) < 0) {
 		warnx_("--smb-user %s: no password: set %s (or run on a terminal to be asked)", arg,
 		       SMB_PASSWORD_ENV);
 		return -1;
@@ -480,14 +480,14 @@ static int dialect_index(const char *name, size_t len)
 }
 
 /* MIN[:MAX]: one name alone is both. */
-static int parse_protocol(const char *arg)
+static int parse_protocol(struct smb_options *o, const char *arg)
 {
 	const char *colon = arg ? strchr(arg, ':') : NULL;
 	int lo, hi;
 
 	if (!arg) {
-		smbopt.min_proto = smb_dialects[0];
-		smbopt.max_proto = smb_dialects[ARRAY_SIZE(smb_dialects) - 1];
+		o->min_proto = smb_dialects[0];
+		o->max_proto = smb_dialects[ARRAY_SIZE(smb_dialects) - 1];
 		return 0;
 	}
 	lo = dialect_index(arg, colon ? (size_t)(colon - arg) : strlen(arg));
@@ -501,12 +501,12 @@ static int parse_protocol(const char *arg)
 		warnx_("--smb-protocol '%s': %s is newer than %s", arg, smb_dialects[lo], smb_dialects[hi]);
 		return -1;
 	}
-	smbopt.min_proto = smb_dialects[lo];
-	smbopt.max_proto = smb_dialects[hi];
+	o->min_proto = smb_dialects[lo];
+	o->max_proto = smb_dialects[hi];
 	return 0;
 }
 
-static int parse_timeout(const char *arg)
+static int parse_timeout(struct smb_options *o, const char *arg)
 {
 	int64_t secs = SMB_TIMEOUT_DEFAULT;
 
@@ -514,16 +514,16 @@ static int parse_timeout(const char *arg)
 		warnx_("--smb-timeout '%s': expected seconds from 1 to 3600", arg);
 		return -1;
 	}
-	smbopt.timeout_ms = (int)secs * 1000;
+	o->timeout_ms = (int)secs * 1000;
 	return 0;
 }
 
-/* Options of the fileio backend that have no meaning over libsmbclient. */
-static int refuse_local_options(const struct options *opt)
+/* File options that have no meaning over libsmbclient. */
+static int refuse_local_options(const struct nb_options *files)
 {
-	const char *what = opt->sync_open ? "-s (libsmbclient does not ask for write-through)" :
-			   opt->sync_dirs ? "-S (there is no directory to fsync over SMB)" :
-			   opt->do_fsync ? "-F (libsmbclient has no flush call)" : NULL;
+	const char *what = files->sync_open ? "-s (libsmbclient does not ask for write-through)" :
+			   files->sync_dirs ? "-S (there is no directory to fsync over SMB)" :
+			   files->do_fsync ? "-F (libsmbclient has no flush call)" : NULL;
 
 	if (!what)
 		return 0;
@@ -531,52 +531,48 @@ static int refuse_local_options(const struct options *opt)
 	return -1;
 }
 
-static void build_urls(void)
+static void build_urls(struct smb_options *o)
 {
 	size_t n;
 
-	n = (size_t)snprintf(smbopt.base_url, sizeof(smbopt.base_url), "smb://%s/", smbopt.server);
-	n += url_encode(smbopt.base_url + n, smbopt.share);
-	if (smbopt.subdir[0]) {
-		smbopt.base_url[n++] = '/';
-		n += url_encode(smbopt.base_url + n, smbopt.subdir);
+	n = (size_t)snprintf(o->base_url, sizeof(o->base_url), "smb://%s/", o->server);
+	n += url_encode(o->base_url + n, o->share);
+	if (o->subdir[0]) {
+		o->base_url[n++] = '/';
+		n += url_encode(o->base_url + n, o->subdir);
 	}
-	smbopt.base_len = n;
-	if (smbopt.port)
-		snprintf(smbopt.display, sizeof(smbopt.display), "//%s:%d/%s%s%s", smbopt.server,
-			 smbopt.port, smbopt.share, smbopt.subdir[0] ? "/" : "", smbopt.subdir);
+	o->base_len = n;
+	if (o->port)
+		snprintf(o->display, sizeof(o->display), "//%s:%d/%s%s%s", o->server,
+			 o->port, o->share, o->subdir[0] ? "/" : "", o->subdir);
 	else
-		snprintf(smbopt.display, sizeof(smbopt.display), "//%s/%s%s%s", smbopt.server,
-			 smbopt.share, smbopt.subdir[0] ? "/" : "", smbopt.subdir);
+		snprintf(o->display, sizeof(o->display), "//%s/%s%s%s", o->server,
+			 o->share, o->subdir[0] ? "/" : "", o->subdir);
 }
 
-int smb_init(struct options *opt)
+int smb_init(void *be_opt, const struct run_info *run)
 {
+	struct smb_options *o = be_opt;
 	struct smb_facts facts;
 	char error[512];
 	SMBCCTX *ctx;
 	int rc;
 
-	if (!smbopt.share_arg) {
+	if (!o->share_arg) {
 		warnx_("the smb backend needs --smb-share //SERVER[:PORT]/SHARE[/DIR]");
 		return -1;
 	}
-	if (opt->server) {
-		warnx_("unexpected argument '%s' (the smb backend takes the server from --smb-share)",
-		       opt->server);
+	if (parse_share(o, o->share_arg, run->port) < 0 || parse_protocol(o, o->protocol_arg) < 0 ||
+	    parse_timeout(o, o->timeout_arg) < 0 || smb_secure_parse(o) < 0 ||
+	    refuse_local_options(&o->files) < 0)
 		return -1;
-	}
-	if (parse_share(smbopt.share_arg, opt->port) < 0 || parse_protocol(smbopt.protocol_arg) < 0 ||
-	    parse_timeout(smbopt.timeout_arg) < 0 || smb_secure_parse() < 0 ||
-	    refuse_local_options(opt) < 0)
+	if (o->user_arg && parse_user(o, o->user_arg) < 0)
 		return -1;
-	if (smbopt.user_arg && parse_user(smbopt.user_arg) < 0)
-		return -1;
-	build_urls();
+	build_urls(o);
 	prefer_poll_events();
 	/* one connection now: a wrong password or share is one line here,
 	 * before any client starts */
-	ctx = smb_new_context(error, sizeof(error));
+	ctx = smb_new_context(o, error, sizeof(error));
 	if (!ctx) {
 		warnx_("%s", error);
 		return -1;
@@ -584,7 +580,7 @@ int smb_init(struct options *opt)
 	/* ... which also tells what the session negotiated, for the banner
 	 * and the JSON environment, and refuses a mode required but not
 	 * in force */
-	rc = smb_connect_share(ctx, &facts, error, sizeof(error));
+	rc = smb_connect_share(o, ctx, &facts, error, sizeof(error));
 	smbc_free_context(ctx, 1);
 	if (rc < 0)
 		warnx_("%s", error);

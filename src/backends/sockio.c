@@ -19,7 +19,7 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
-#include <popt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,35 +29,13 @@
 
 #include "backend.h"
 #include "proto.h"
-#include "stats.h"
+#include "region.h"
 #include "status.h"
 #include "util.h"
 
 #define SIO_CHUNK (64 * 1024)	/* payload bytes per send/recv */
 #define CONNECT_TIMEOUT_S 5	/* connect and the first Ping */
 #define DEFAULT_TIMEOUT_S 30	/* --server-timeout */
-
-/* --server-timeout and --wire, as given; checked by sio_init. */
-static const char *timeout_text;
-static const char *wire_text;
-
-/* Without --wire, the parent's probe (sio_init) finds which wire the
- * server speaks; the clients, forked after it, use that. */
-static int detected_classic;
-
-static const struct poptOption sio_options[] = {
-	{ "tcp-options", 'T', POPT_ARG_STRING, &options.tcp_options, 0,
-	  "socket options of the connections, as dbench 4.0: TCP_NODELAY[=0|1] SO_KEEPALIVE[=0|1] "
-	  "SO_REUSEADDR[=0|1] SO_BROADCAST[=0|1] IPTOS_LOWDELAY IPTOS_THROUGHPUT SO_SNDBUF=n "
-	  "SO_RCVBUF=n SO_SNDLOWAT=n SO_RCVLOWAT=n SO_SNDTIMEO=ms SO_RCVTIMEO=ms, comma or space "
-	  "separated (default TCP_NODELAY)", "OPTS" },
-	{ "server-timeout", 0, POPT_ARG_STRING, &timeout_text, 0,
-	  "give up on a server that does not answer for SECS seconds (default 30)", "SECS" },
-	{ "wire", 0, POPT_ARG_STRING, &wire_text, 0,
-	  "force the wire format: tbench (this tbench_srv's) or classic (dbench 4.0/5.0's "
-	  "tbench_srv; this tbench_srv speaks both); without it, the server's is detected", "FORMAT" },
-	POPT_TABLEEND
-};
 
 /* The classic (dbench 4.0/5.0) wire: a frame is a 4-byte big-endian
  * length n and n bytes, the first 4 of a request being the big-endian
@@ -70,6 +48,37 @@ struct target {
 	char host[256];		/* name or address, without brackets */
 	char port[8];		/* decimal */
 	char label[280];	/* "host:port" or "[v6]:port", for messages */
+};
+
+/* sockio's option block: the options as given, then what sio_init made
+ * of them (with the core's server and port), which the clients read. */
+struct sio_options {
+	const char *tcp_options; /* -T */
+	const char *timeout_text; /* --server-timeout */
+	const char *wire_text;	/* --wire */
+	struct target target;	/* the server */
+	struct sockopts so;	/* -T, parsed */
+	int timeout;		/* --server-timeout: seconds without progress */
+	int classic;		/* --wire classic */
+};
+
+#define SIO_OPTION(name_, short_, field_, def_, arg_, help_)                                   \
+	{ .name = name_, .short_name = short_, .type = BOPT_STRING,                          \
+	  .offset = offsetof(struct sio_options, field_), .def = def_, .arg_name = arg_,     \
+	  .help = help_ }
+
+static const struct backend_option sio_options[] = {
+	SIO_OPTION("tcp-options", 'T', tcp_options, "TCP_NODELAY", "OPTS",
+		   "socket options of the connections, as dbench 4.0: TCP_NODELAY[=0|1] SO_KEEPALIVE[=0|1] "
+		   "SO_REUSEADDR[=0|1] SO_BROADCAST[=0|1] IPTOS_LOWDELAY IPTOS_THROUGHPUT SO_SNDBUF=n "
+		   "SO_RCVBUF=n SO_SNDLOWAT=n SO_RCVLOWAT=n SO_SNDTIMEO=ms SO_RCVTIMEO=ms, comma or space "
+		   "separated (default TCP_NODELAY)"),
+	SIO_OPTION("server-timeout", 0, timeout_text, NULL, "SECS",
+		   "give up on a server that does not answer for SECS seconds (default 30)"),
+	SIO_OPTION("wire", 0, wire_text, NULL, "FORMAT",
+		   "force the wire format: tbench (this tbench_srv's) or classic (dbench 4.0/5.0's "
+		   "tbench_srv; this tbench_srv speaks both); without it, the server's is detected"),
+	{ .name = NULL },
 };
 
 /* A client's connection. */
@@ -127,9 +136,9 @@ static struct wire_op wire_op_of(int id)
 }
 
 /* SERVER[:PORT], [V6ADDR][:PORT] or a bare IPv6 address; --port. */
-static int parse_target(const struct options *opt, struct target *t, char *why, size_t whylen)
+static int parse_target(const struct run_info *run, struct target *t, char *why, size_t whylen)
 {
-	const char *s = opt->server, *port = NULL, *host_end;
+	const char *s = run->server, *port = NULL, *host_end;
 	size_t hostlen;
 	long p;
 
@@ -167,13 +176,13 @@ static int parse_target(const struct options *opt, struct target *t, char *why, 
 			snprintf(why, whylen, "server '%s': bad port '%s'", s, port);
 			return -1;
 		}
-		if (opt->port && opt->port != p) {
+		if (run->port && run->port != p) {
 			snprintf(why, whylen, "server '%s' and --port %d name different ports",
-				 s, opt->port);
+				 s, run->port);
 			return -1;
 		}
 	} else {
-		p = opt->port ? opt->port : TBENCH_DEFAULT_PORT;
+		p = run->port ? run->port : TBENCH_DEFAULT_PORT;
 	}
 	snprintf(t->port, sizeof(t->port), "%ld", p);
 	snprintf(t->label, sizeof(t->label), strchr(t->host, ':') ? "[%s]:%s" : "%s:%s",
@@ -181,19 +190,19 @@ static int parse_target(const struct options *opt, struct target *t, char *why, 
 	return 0;
 }
 
-static int parse_timeout(int *seconds, char *why, size_t whylen)
+static int parse_timeout(const char *text, int *seconds, char *why, size_t whylen)
 {
 	char *end;
 	long v;
 
 	*seconds = DEFAULT_TIMEOUT_S;
-	if (!timeout_text)
+	if (!text)
 		return 0;
 	errno = 0;
-	v = strtol(timeout_text, &end, 10);
-	if (errno || end == timeout_text || *end || v < 1 || v > 86400) {
+	v = strtol(text, &end, 10);
+	if (errno || end == text || *end || v < 1 || v > 86400) {
 		snprintf(why, whylen, "--server-timeout: '%s' is not a number of seconds in 1..86400",
-			 timeout_text);
+			 text);
 		return -1;
 	}
 	*seconds = (int)v;
@@ -300,7 +309,7 @@ static void io_error(struct sio *s, ssize_t rc, int err, const char *doing, char
 /* Should an interrupted call give up?  Only when the run stops. */
 static int interrupted(const struct client *c)
 {
-	return !c->sh || STAT_LOAD(c->sh->stop);
+	return !c->sh || region_stopping(c->sh);
 }
 
 static int send_bytes(struct client *c, struct sio *s, const uint8_t *buf, size_t len, int more,
@@ -349,16 +358,16 @@ static ssize_t recv_bytes(struct client *c, struct sio *s, uint8_t *buf, size_t 
 	return (ssize_t)got;
 }
 
-/* Send the request whose header is in s->out, with `length` payload
- * bytes; the first chunk goes with the header, so that a small request is
- * one send. */
-static int send_request(struct client *c, struct sio *s, uint32_t length, char *why,
-			size_t whylen)
+/* Send the headlen bytes at head, which s->out's zeros follow, and
+ * `length` bytes of zeros: the first chunk goes with the head, so that a
+ * small message is one send. */
+static int send_frame(struct client *c, struct sio *s, const uint8_t *head, size_t headlen,
+		      uint32_t length, char *why, size_t whylen)
 {
 	uint32_t first = length < SIO_CHUNK ? length : SIO_CHUNK;
 	uint32_t left = length - first;
 
-	if (send_bytes(c, s, s->out, FRAME_HEADER_SIZE + first, left > 0, why, whylen) < 0)
+	if (send_bytes(c, s, head, headlen + first, left > 0, why, whylen) < 0)
 		return -1;
 	while (left > 0) {
 		uint32_t n = left < SIO_CHUNK ? left : SIO_CHUNK;
@@ -368,6 +377,14 @@ static int send_request(struct client *c, struct sio *s, uint32_t length, char *
 			return -1;
 	}
 	return 0;
+}
+
+/* Send the request whose header is in s->out, with `length` payload
+ * bytes. */
+static int send_request(struct client *c, struct sio *s, uint32_t length, char *why,
+			size_t whylen)
+{
+	return send_frame(c, s, s->out, FRAME_HEADER_SIZE, length, why, whylen);
 }
 
 /* A reply header that is not the one due to the request s->out holds:
@@ -479,22 +496,13 @@ static int classic_exchange(struct client *c, struct sio *s, uint32_t send_size,
 			    char *why, size_t whylen)
 {
 	uint8_t *frame = s->out + FRAME_HEADER_SIZE - 8;	/* just before the zeros */
-	uint32_t left = send_size - 8, first = left < SIO_CHUNK ? left : SIO_CHUNK;
 	uint64_t rest;
 	ssize_t got;
 
 	put_be32(frame, send_size - 4);
 	put_be32(frame + 4, recv_size - 4);
-	left -= first;
-	if (send_bytes(c, s, frame, 8 + first, left > 0, why, whylen) < 0)
+	if (send_frame(c, s, frame, 8, send_size - 8, why, whylen) < 0)
 		return -1;
-	while (left > 0) {
-		uint32_t n = left < SIO_CHUNK ? left : SIO_CHUNK;
-
-		left -= n;
-		if (send_bytes(c, s, s->out + FRAME_HEADER_SIZE, n, left > 0, why, whylen) < 0)
-			return -1;
-	}
 	got = recv_bytes(c, s, s->in, 4, MIN((size_t)recv_size, sizeof(s->in)), why, whylen);
 	if (got < 0)
 		return -1;
@@ -599,21 +607,34 @@ static int classic_op(struct client *c, struct sio *s, const struct op *op, uint
 	return classic_exchange(c, s, send, recv, c->error, sizeof(c->error));
 }
 
-static int parse_wire(int *classic, char *why, size_t whylen)
+static int parse_wire(const char *text, int *classic, char *why, size_t whylen)
 {
 	*classic = 0;
-	if (!wire_text) {
-		*classic = detected_classic;
+	if (!text || strcmp(text, "tbench") == 0)
 		return 0;
-	}
-	if (strcmp(wire_text, "tbench") == 0)
-		return 0;
-	if (strcmp(wire_text, "classic") == 0) {
+	if (strcmp(text, "classic") == 0) {
 		*classic = 1;
 		return 0;
 	}
-	snprintf(why, whylen, "--wire: '%s' is not a wire format (tbench or classic)", wire_text);
+	snprintf(why, whylen, "--wire: '%s' is not a wire format (tbench or classic)", text);
 	return -1;
+}
+
+/* In the parent: the options, the server and the port, checked once. */
+static int parse_options(struct sio_options *o, const struct run_info *run, char *why, size_t whylen)
+{
+	char problem[200];
+
+	if (parse_target(run, &o->target, why, whylen) < 0 ||
+	    parse_timeout(o->timeout_text, &o->timeout, why, whylen) < 0 ||
+	    parse_wire(o->wire_text, &o->classic, why, whylen) < 0)
+		return -1;
+	sockopts_init(&o->so);
+	if (sockopts_parse(o->tcp_options, &o->so, problem, sizeof(problem)) < 0) {
+		snprintf(why, whylen, "-T: %s", problem);
+		return -1;
+	}
+	return 0;
 }
 
 /* The opening failed the way a dbench 4.0/5.0 tbench_srv fails it: it
@@ -628,22 +649,13 @@ static bool dropped_at_opening(const struct sio *s, const char *why)
  * --wire classic, or a classic server detected: the 8-byte exchange dbench
  * 4.0 opens with).  Returns -1 with one line in why, or -2 (nothing in
  * why) when the server dropped our opening as a classic one does. */
-static int open_connection(struct client *c, struct sio *s, const struct options *opt,
+static int open_connection(struct client *c, struct sio *s, const struct sio_options *o,
 			   char *why, size_t whylen)
 {
-	struct sockopts so;
-	char problem[200];
-
-	sockopts_init(&so);
-	if (parse_target(opt, &s->target, why, whylen) < 0 ||
-	    parse_timeout(&s->timeout, why, whylen) < 0 ||
-	    parse_wire(&s->classic, why, whylen) < 0)
-		return -1;
-	if (sockopts_parse(opt->tcp_options, &so, problem, sizeof(problem)) < 0) {
-		snprintf(why, whylen, "-T: %s", problem);
-		return -1;
-	}
-	s->fd = connect_target(&s->target, &so, why, whylen);
+	s->target = o->target;
+	s->timeout = o->timeout;
+	s->classic = o->classic;
+	s->fd = connect_target(&s->target, &o->so, why, whylen);
 	if (s->fd < 0)
 		return -1;
 	set_timeouts(s->fd, CONNECT_TIMEOUT_S);
@@ -653,7 +665,7 @@ static int open_connection(struct client *c, struct sio *s, const struct options
 	} else if (exchange(c, s, PROTO_OP_PING, 0, 0, why, whylen) < 0) {
 		if (!dropped_at_opening(s, why))
 			return -1;
-		if (!wire_text) {
+		if (!o->wire_text) {
 			why[0] = '\0';
 			return -2;
 		}
@@ -686,20 +698,21 @@ static void sio_free(struct sio *s)
 
 /* In the parent: check the options and that the server answers, so that
  * a wrong address or port is one line before any client starts. */
-static int sio_init(struct options *opt)
+static int sio_init(void *be_opt, const struct run_info *run)
 {
-	struct client probe = { .opt = opt };
+	struct sio_options *o = be_opt;
+	struct client probe = { .be_opt = o };
 	struct sio *s = sio_new();
 	char why[256];
 	int rc;
 
 	if (!s) {
-		fprintf(stderr, "%s: out of memory\n", opt->progname);
+		fprintf(stderr, "%s: out of memory\n", run->progname);
 		return -1;
 	}
-	if (!opt->server || !*opt->server)
-		opt->server = "localhost";	/* as dbench 4.0's tbench (and the report says so) */
-	rc = open_connection(&probe, s, opt, why, sizeof(why));
+	rc = parse_options(o, run, why, sizeof(why));
+	if (rc == 0)
+		rc = open_connection(&probe, s, o, why, sizeof(why));
 	if (rc == -2) {
 		/* no --wire, and the server dropped our opening: is it a
 		 * classic tbench_srv?  Its 8-byte opening says. */
@@ -709,24 +722,24 @@ static int sio_init(struct options *opt)
 		sio_free(s);
 		s = sio_new();
 		if (!s) {
-			fprintf(stderr, "%s: out of memory\n", opt->progname);
+			fprintf(stderr, "%s: out of memory\n", run->progname);
 			return -1;
 		}
-		detected_classic = 1;
-		rc = open_connection(&probe, s, opt, why, sizeof(why));
+		o->classic = 1;		/* the clients, forked after, use it */
+		rc = open_connection(&probe, s, o, why, sizeof(why));
 		if (rc == 0)
 			fprintf(stderr, "%s: server %s speaks the classic tbench wire of dbench 4.0/5.0 "
 				"(it dropped this tbench's opening): using it, as --wire classic\n",
-				opt->progname, label);
+				run->progname, label);
 		else
 			fprintf(stderr, "%s: server %s dropped the connection at this tbench's opening, "
-				"and the classic wire of dbench 4.0/5.0 failed too: %s\n", opt->progname,
+				"and the classic wire of dbench 4.0/5.0 failed too: %s\n", run->progname,
 				label, why);
 		sio_free(s);
 		return rc < 0 ? -1 : 0;
 	}
 	if (rc < 0)
-		fprintf(stderr, "%s: %s\n", opt->progname, why);
+		fprintf(stderr, "%s: %s\n", run->progname, why);
 	sio_free(s);
 	return rc < 0 ? -1 : 0;
 }
@@ -741,7 +754,7 @@ static int sio_setup(struct client *c)
 		return -1;
 	}
 	c->priv = s;
-	rc = open_connection(c, s, c->opt, c->error, sizeof(c->error));
+	rc = open_connection(c, s, c->be_opt, c->error, sizeof(c->error));
 	if (rc == -2) {
 		/* the parent's probe found our wire, a client's is dropped */
 		snprintf(c->error, sizeof(c->error), "server %s dropped the connection at the first "
@@ -841,14 +854,12 @@ const struct backend sockio_backend = {
 	.description = "tbench: the ops' network load against tbench_srv (port 7003), no file I/O",
 	.flags = BACKEND_SERVER | BACKEND_NETWORK,
 	.options = sio_options,
+	.options_size = sizeof(struct sio_options),
 	.init = sio_init,
 	.setup = sio_setup,
 	.teardown = sio_teardown,
 	.remove_tree = sio_remove_tree,
 	.exists = sio_exists,
-	.op = {
-#define OP(sym, name, display, group, args, domain) [OP_##sym] = sio_op,
-#include "ops.def"
-#undef OP
-	},
+	.op = { [0 ... OP_COUNT - 1] = sio_op },	/* every op */
+	.default_server = "localhost",	/* as dbench 4.0's tbench */
 };

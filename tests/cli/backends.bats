@@ -83,6 +83,55 @@ teardown() { remove_tmp; }
 	done
 }
 
+@test "an option of a backend that is not the one chosen: one line naming it and its backends, exit 2" {
+	local args out
+	# a server for a backend that takes none
+	run --separate-stderr "$DBENCH" -B fileio -D "$T/d" -c "$T/tiny.txt" --check-loadfile --server h 2
+	[ "$status" -eq 2 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" =~ ^"dbench: --server is an option of the sockio"(, [a-z]+)*( and [a-z]+)?" backend"s?", not of the fileio backend (see dbench --help)"$ ]]
+	[[ "$stderr" != *smb* ]]	# smb takes its server from --smb-share
+	while IFS='|' read -r args out; do
+		run --separate-stderr "$DBENCH" $args -c "$T/tiny.txt" --check-loadfile --json "$T/err.json" 1
+		echo "dbench $args -> $status: $stderr"
+		[ "$status" -eq 2 ]
+		[ "${#stderr_lines[@]}" -eq 1 ]
+		[ "$stderr" = "dbench: $out (see dbench --help)" ]
+		# the --json error document says the same
+		[ "$(jq -r .error "$T/err.json")" = "$out" ]
+	done <<EOF_CASES
+-B null --block /dev/null|--block is an option of the block backend, not of the null backend
+-B block --block /dev/null --scsi /dev/sg0|--scsi is an option of the scsi backend, not of the block backend
+-B scsi --wire classic|--wire is an option of the sockio backend, not of the scsi backend
+-B null --server-timeout 5|--server-timeout is an option of the sockio backend, not of the null backend
+EOF_CASES
+	# --port is also a network backend's default port (smb's --smb-share)
+	run --separate-stderr "$DBENCH" -B null --port 7003 -c "$T/tiny.txt" --check-loadfile 1
+	[ "$status" -eq 2 ]
+	[[ "$stderr" =~ ^"dbench: --port is an option of the sockio"(, [a-z]+)*( and [a-z]+)?" backend"s?", not of the null backend (see dbench --help)"$ ]]
+}
+
+@test "dbench 4.0's options: every backend takes them, and one that has no use for them ignores them" {
+	local be
+	# 4.0 built dbench and tbench from one option table: dbench took -T,
+	# tbench took -D, -x, -s, ...; neither did anything with the other's
+	run --separate-stderr "$DBENCH" -D "$T/d" -T "TCP_NODELAY SO_KEEPALIVE" --check-loadfile -c "$T/tiny.txt" 1
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	for be in sockio null; do
+		run --separate-stderr "$DBENCH" -B "$be" -D "$T/nosuch" -x --no-resolve -T TCP_NODELAY -s -S -F \
+			--one-byte-write-fix --stat-check --fake-io --check-loadfile -c "$T/tiny.txt" 1
+		echo "$be: $status $stderr"
+		[ "$status" -eq 0 ]
+		[ -z "$stderr" ]
+		[[ "$output" == *"Backend $be: every operation is supported"* ]]
+	done
+	# an option 4.0 did not have is not among them
+	run --separate-stderr "$TBENCH" --check-size --check-loadfile -c "$T/tiny.txt" 1
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "tbench: --check-size is an option of the fileio"*", not of the sockio backend (see tbench --help)" ]]
+}
+
 @test "tbench runs on sockio by default and lists its server argument" {
 	run "$TBENCH" --help
 	[ "$status" -eq 0 ]

@@ -185,6 +185,27 @@ need_testmod() {
 	[ "$stderr" = "dbench: $T/m/dbench-other.so is the module of backend 'testmod', not 'other'" ]
 }
 
+@test "a module lacking a required hook: refused when loaded, one line naming the module and the hook, exit 2" {
+	local name hook
+	need_testmod
+	for name in nosetup noexists; do
+		hook=${name#no}
+		cp "$MODS/dbench-$name.so" "$T/m/"
+		# a run (it would have crashed in the client), and --check-loadfile
+		DBENCH_MODULE_PATH=$T/m run --separate-stderr "$DBENCH" -B "$name" -c "$T/tiny.txt" 1
+		echo "$name: $status $stderr"
+		[ "$status" -eq 2 ]
+		[ "${#stderr_lines[@]}" -eq 1 ]
+		[ "$stderr" = "dbench: $T/m/dbench-$name.so: the $name backend has no $hook hook, which every backend needs: rebuild or fix the module" ]
+		DBENCH_MODULE_PATH=$T/m run --separate-stderr "$DBENCH" -B "$name" --check-loadfile -c "$T/tiny.txt" 1
+		[ "$status" -eq 2 ]
+		# --help lists it as unusable and still works
+		DBENCH_MODULE_PATH=$T/m run --separate-stderr "$DBENCH" --help
+		[ "$status" -eq 0 ]
+		[[ "$output" == *"  $name "*"cannot be used: $T/m/dbench-$name.so: the $name backend has no $hook hook"* ]]
+	done
+}
+
 @test "a truncated module (an interrupted install): one line naming the file, exit 2; --help lists it as not loadable" {
 	need_testmod
 	local size full sizes

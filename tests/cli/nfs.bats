@@ -199,6 +199,45 @@ tree_of() {
 	assert_no_procs
 }
 
+@test "nfs: a client stopped longer than --nfs-timeout and continued goes on: the deadline counts only while nothing comes, as with NFSv4" {
+	local pid procs rc i
+
+	nfs_own_server		# its namespace's sockets are made small below
+	# sockets of 64 KiB in our namespace: a 1 MiB READ3 reply waits at
+	# the server while the client is stopped, and comes in parts once it
+	# is continued (a WRITE3 goes out in parts the same way)
+	nfs_ns_exec sh -c 'echo "4096 65536 65536" >/proc/sys/net/ipv4/tcp_rmem'
+	{
+		echo '0.000 Deltree "/clients/client1" 0x00000000'
+		echo '0.000 MKDIR3 "/clients" *'
+		echo '0.000 MKDIR3 "/clients/client1" *'
+		echo '0.000 CREATE3 "/clients/client1/big" 0 0x00000000'
+		echo '0.000 WRITE3 "/clients/client1/big" 0 1048576 2 0x00000000'
+		for (( i = 0; i < 20; i++ )); do
+			echo '0.000 READ3 "/clients/client1/big" 0 1048576 0x00000000'
+		done
+	} >"$T/big.txt"
+	nfs_ns_exec timeout 120 "$DBENCH" -B nfs --server 127.0.0.1 --export /export \
+		--nfs-timeout 2 -c "$T/big.txt" -t 20 --warmup 0 1 >"$T/out" 2>"$T/err" &
+	pid=$!
+	wait_running "$T/out"
+	# every process of ours: timeout, dbench and its client process
+	procs=$(pgrep -f -- "-c $T/big.txt") || { cat "$T/out" "$T/err"; false; }
+	# shellcheck disable=SC2086 # a list of pids
+	kill -STOP $procs
+	sleep 4		# the stop is the case: twice --nfs-timeout
+	# shellcheck disable=SC2086
+	kill -CONT $procs
+	wait "$pid" || rc=$?
+	cat "$T/out" "$T/err"
+	[ "${rc:-0}" -eq 0 ]
+	run grep -c "no reply" "$T/err"
+	[ "$output" = 0 ]
+	grep -q "^ READ3 " "$T/out"
+	assert_export_empty
+	assert_no_procs
+}
+
 @test "nfs: --skip-cleanup leaves on the export what the loadfile made" {
 	nfs_shared_server
 	nfs_dbench -c "$EXAMPLE" --run-once --skip-cleanup 2

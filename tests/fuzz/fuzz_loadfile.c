@@ -20,11 +20,9 @@
 #include <string.h>
 
 #include "loadfile.h"
-#include "options.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-struct options options;		/* util.c's messages read options.progname */
 
 #define MAX_TEXT (1u << 20)	/* the bound the target compiles with */
 #define MAX_ERROR_LINE 800	/* "FILE:LINE: " + a 512-byte message */
@@ -78,7 +76,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!errors)
 		return 0;
-	options.progname = "dbench";
 	prog = program_compile_max("fuzz.txt", (const char *)data, size, MAX_TEXT, errors);
 	fclose(errors);
 	if (prog)

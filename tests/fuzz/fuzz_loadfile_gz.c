@@ -19,11 +19,9 @@
 #include <unistd.h>
 
 #include "loadfile.h"
-#include "options.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-struct options options;		/* util.c's messages read options.progname */
 
 #define MAX_TEXT (256u << 10)	/* small: a bomb is refused quickly */
 
@@ -47,7 +45,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	errors = open_memstream(&errtext, &errlen);
 	if (!errors)
 		return 0;
-	options.progname = "dbench";
 	prog = program_load_max(path, MAX_TEXT, errors);
 	fclose(errors);
 	if (!prog && errlen == 0)

@@ -10,7 +10,6 @@
  */
 #include "config.h"
 
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,47 +20,6 @@
 #include "t2l.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-/* trace2load.c's allocation helpers, without its main(). */
-void t2l_fatal(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	abort();
-}
-
-void *t2l_alloc(size_t size)
-{
-	void *p = calloc(1, size ? size : 1);
-
-	if (!p)
-		t2l_fatal("out of memory");
-	return p;
-}
-
-void *t2l_realloc(void *p, size_t size)
-{
-	p = realloc(p, size ? size : 1);
-	if (!p)
-		t2l_fatal("out of memory");
-	return p;
-}
-
-char *t2l_strndup(const char *s, size_t len)
-{
-	char *d = t2l_alloc(len + 1);
-
-	memcpy(d, s, len);
-	return d;
-}
-
-char *t2l_strdup(const char *s)
-{
-	return t2l_strndup(s, strlen(s));
-}
 
 /* Visit every node; returns the count (a use of every field). */
 static size_t walk(const struct jnode *n, int depth)

@@ -69,7 +69,7 @@ frame_seeds() {
 }
 
 lib="$top/src/loadfile.c $top/src/loadfile_read.c $top/src/sha256.c $top/src/util.c $top/src/numexpr.c
-	$top/src/status.c $top/src/op.c $top/src/paths.c"
+	$top/src/status.c $top/src/op.c $top/src/paths.c $top/src/hmap.c"
 rc=0
 for t in $targets; do
 	corpus=$work/corpus-$t
@@ -86,7 +86,7 @@ for t in $targets; do
 		# shellcheck disable=SC2086
 		build loadfile_gz "$here/fuzz_loadfile_gz.c" $lib ;;
 	trace_json)
-		build trace_json "$here/fuzz_trace_json.c" "$top/tools/trace2load/json.c" ;;
+		build trace_json "$here/fuzz_trace_json.c" "$top/tools/trace2load/json.c" "$top/src/util.c" ;;
 	*)
 		echo "run.sh: unknown target '$t' (frame, loadfile, loadfile_gz, trace_json)" >&2
 		exit 2 ;;

@@ -14,11 +14,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "options.h"
+#include "json_report.h"
 #include "report.h"
 #include "results.h"
-
-struct options options = { .progname = "results_render", .stdout_fd = -1 };	/* util.c's messages */
+#include "util.h"
 
 int main(int argc, char **argv)
 {
@@ -27,6 +26,7 @@ int main(int argc, char **argv)
 	char err[512];
 	int i;
 
+	util_set_progname("results_render");
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "--latency"))
 			flags |= REPORT_LATENCY;

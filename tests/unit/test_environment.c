@@ -22,7 +22,6 @@
 #include "environment.h"
 #include "options.h"
 
-struct options options = { .progname = "test" };
 
 static const char mountinfo[] =
 	"21 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw,errors=remount-ro\n"
@@ -65,14 +64,14 @@ static void test_find_mount(void **state)
 
 static void test_collect_and_round_trip(void **state)
 {
-	struct options opt = { .directory = "/tmp", .server = "10.0.0.1", .port = 2049,
-			       .clients_per_process = 2, .do_fsync = 1 };
+	struct options opt = { .server = "10.0.0.1", .port = 2049, .clients_per_process = 2 };
 	struct environment env, back;
 	char err[128] = "";
 	json_t *obj;
 
 	(void)state;
-	environment_collect(&env, &opt, BACKEND_DIRECTORY | BACKEND_FILES | BACKEND_SERVER);
+	environment_collect(&env, &opt, BACKEND_DIRECTORY | BACKEND_FILES | BACKEND_SERVER, "/tmp");
+	environment_add_option(&env, "fsync", "yes");	/* a backend's (backend.c) */
 	assert_non_null(env.kernel);
 	assert_true(env.cpus >= 1);
 	assert_true(env.memory_bytes > 0);
@@ -96,7 +95,7 @@ static void test_collect_and_round_trip(void **state)
 	environment_free(&env);
 
 	/* a backend without a directory or a server records neither */
-	environment_collect(&env, &opt, 0);
+	environment_collect(&env, &opt, 0, "/tmp");
 	assert_null(env.directory);
 	assert_null(env.server);
 	assert_int_equal(env.noptions, 1);	/* clients_per_process */
@@ -122,7 +121,7 @@ static void test_session(void **state)
 	FILE *out;
 
 	(void)state;
-	environment_collect(&env, &opt, 0);
+	environment_collect(&env, &opt, 0, NULL);
 	assert_int_equal(env.nsession, 0);
 	obj = environment_to_json(&env);
 	assert_null(json_object_get(obj, "session"));
@@ -136,7 +135,7 @@ static void test_session(void **state)
 
 	environment_note_session("dialect", "SMB3_11");
 	environment_note_session("encrypted", "yes");
-	environment_collect(&env, &opt, 0);
+	environment_collect(&env, &opt, 0, NULL);
 	assert_int_equal(env.nsession, 2);
 	obj = environment_to_json(&env);
 	assert_string_equal(json_string_value(json_object_get(json_object_get(obj, "session"), "dialect")),

@@ -22,11 +22,9 @@
 #include "hist.h"
 #include "results.h"
 #include "loadfile.h"
-#include "options.h"
 #include "stats.h"
 #include "util.h"
 
-struct options options = { .progname = "test" };
 
 #define NVALUES 1000000
 #define NCLIENTS 4

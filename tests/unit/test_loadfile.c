@@ -21,10 +21,10 @@
 #include "backend.h"
 #include "loadfile.h"
 #include "numexpr.h"
+#include "options.h"
 #include "pass.h"
 #include "status.h"
 
-struct options options = { .progname = "test" };
 
 /* One pass of client 0 of n clients, as --check-loadfile runs it. */
 static void one_pass(const struct program *prog, int nclients, uint64_t seed, struct pass_stats *ps)

@@ -29,8 +29,6 @@
 #include "status.h"
 #include "util.h"
 
-struct options options = { .progname = "test" };
-
 extern const struct backend fileio_backend;
 
 /* fileio.c expands the client's tree names at setup; these tests give it
@@ -49,6 +47,7 @@ struct fixture {
 	char dir[64];		/* the temporary directory */
 	char cwd[PATH_MAX];	/* where the test started */
 	struct options opt;
+	void *be_opt;		/* fileio's option block */
 	struct program prog;
 	struct client a, b;	/* two clients of one process */
 };
@@ -61,6 +60,7 @@ static int client_setup(struct fixture *fx, struct client *c, int id)
 	c->opt = &fx->opt;
 	c->prog = &fx->prog;
 	c->be = &fileio_backend;
+	c->be_opt = fx->be_opt;
 	c->nc.child = id;
 	c->nc.nchildren = 2;
 	c->nc.rng[0] = 0x1234u + (uint64_t)id;
@@ -77,13 +77,19 @@ static int setup(void **state)
 	snprintf(fx->dir, sizeof(fx->dir), "/tmp/dbench-unit.XXXXXX");
 	if (!mkdtemp(fx->dir))
 		return -1;
-	fx->opt.directory = fx->dir;
-	fx->opt.progname = "test";
+	/* fileio's block, as the core makes it: zeroed, -D set */
+	fx->be_opt = calloc(1, fileio_backend.options_size);
+	if (!fx->be_opt)
+		return -1;
+	for (const struct backend_option *o = fileio_backend.options; o->name; o++)
+		if (o->type == BOPT_DIRECTORY)
+			*(const char **)((char *)fx->be_opt + o->offset) = fx->dir;
 	fx->opt.nclients = 2;
 	fx->prog.nhandles = NHANDLES;
 	/* fileio opens the target in the parent; the tests' own files are
 	 * made relative to it */
-	if (fileio_backend.init(&fx->opt) < 0 || chdir(fx->dir) < 0)
+	if (fileio_backend.init(fx->be_opt, &(struct run_info){ .progname = "test" }) < 0 ||
+	    chdir(fx->dir) < 0)
 		return -1;
 	if (client_setup(fx, &fx->a, 0) < 0 || client_setup(fx, &fx->b, 1) < 0)
 		return -1;
@@ -103,6 +109,7 @@ static int teardown(void **state)
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", fx->dir);
 	if (system(cmd) != 0)
 		return -1;
+	free(fx->be_opt);
 	free(fx);
 	return 0;
 }

@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "json_report.h"
 #include "loadfile.h"
 #include "options.h"
 #include "report.h"
@@ -27,6 +28,7 @@
 #include "stats.h"
 #include "util.h"
 
+/* series.c (linked in) reads the program's options */
 struct options options = { .progname = "test" };
 
 static const char loadfile_text[] =
@@ -151,7 +153,10 @@ static void compute(struct results *r, struct fixture *f, const struct shared *s
 				     .duration_ns = 1234567891 };
 
 	results_compute(r, &(struct results_source){ .prog = f->prog, .backend = "null",
-		.opt = &f->opt, .sh = sh, .run = &f->run, .pass = &pass });
+		.opt = &f->opt, .sh = sh, .run = &f->run, .pass = &pass,
+		.series = f->run.series ? f->run.series->rows : NULL,
+		.nseries = f->run.series ? f->run.series->nrows : 0,
+		.series_failed = series_failed(f->run.series) });
 }
 
 static char *dump(const struct results *r)

@@ -17,11 +17,9 @@
 #include <cmocka.h>
 
 #include "op.h"
-#include "options.h"
 #include "scsi.h"
 #include "status.h"
 
-struct options options = { .progname = "test" };
 
 /* A LUN of 1 GiB in 512-byte blocks. */
 static const struct scsi_lun lun = { .blocks = 2097152, .block_len = 512 };

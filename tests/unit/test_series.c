@@ -27,6 +27,7 @@
 
 #include "options.h"
 #include "series.h"
+#include "region.h"
 #include "stats.h"
 #include "util.h"
 

@@ -21,10 +21,8 @@
 
 #include <cmocka.h>
 
-#include "options.h"
 #include "statistics.h"
 
-struct options options = { .progname = "test" };
 
 #define assert_close(x, want, tol) \
 	do { \

@@ -15,10 +15,8 @@
 
 #include <cmocka.h>
 
-#include "options.h"
 #include "status.h"
 
-struct options options = { .progname = "test" };
 
 static void parse_ok(const char *w, enum status_domain d, uint32_t code, int kind)
 {

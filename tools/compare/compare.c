@@ -31,12 +31,9 @@
 #include <string.h>
 
 #include "compare.h"
-#include "options.h"
+#include "json_report.h"
 #include "results.h"
 #include "util.h"
-
-/* util.c's messages name the program through the options. */
-struct options options = { .progname = COMPARE_PROGNAME };
 
 const char *const verdict_name[] = {
 	[V_SAME] = "no significant change",
@@ -905,6 +902,7 @@ int main(int argc, const char **argv)
 	int status;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	util_set_progname(COMPARE_PROGNAME);
 	parse_command_line(argc, argv, &settings, &rep, &out);
 	load_documents(&rep);
 	rep.npoints = rep.sweep ? common_counts(&rep, &counts) : 1;

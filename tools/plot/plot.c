@@ -37,13 +37,10 @@
 #include <unistd.h>
 
 #include "figures.h"
+#include "json_report.h"
 #include "op.h"
 #include "results.h"
-#include "options.h"
 #include "util.h"
-
-/* util.c names the program in its messages */
-struct options options = { .progname = "dbench-plot" };
 
 #define MAX_CURVES 12		/* curves in one CDF picture */
 #define MAX_TIMELINES 16	/* per-second pictures per input */
@@ -624,6 +621,7 @@ int main(int argc, const char **argv)
 	const char *arg;
 	FILE *h;
 
+	util_set_progname("dbench-plot");
 	poptSetOtherOptionHelp(pc, "[OPTION...] FILE.json...");
 	while ((rc = poptGetNextOpt(pc)) > 0)
 		;

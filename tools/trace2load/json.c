@@ -59,7 +59,7 @@ struct json_reader {
 
 struct json_reader *json_open(int fd)
 {
-	struct json_reader *r = t2l_alloc(sizeof(*r));
+	struct json_reader *r = xcalloc(1, sizeof(*r));
 
 	r->fd = fd;
 	return r;
@@ -119,7 +119,7 @@ static struct jnode *new_node(struct json_reader *r)
 	while (r->ncur && r->ncur->used == NODE_BLOCK)
 		r->ncur = r->ncur->next;
 	if (!r->ncur) {
-		struct node_block *b = t2l_alloc(sizeof(*b));
+		struct node_block *b = xcalloc(1, sizeof(*b));
 
 		b->next = r->nblocks;
 		r->nblocks = b;
@@ -138,7 +138,7 @@ static char *save_text(struct json_reader *r, const char *s, size_t len)
 	while (r->tcur && TEXT_BLOCK - r->tcur->used < len + 1)
 		r->tcur = r->tcur->next;
 	if (!r->tcur) {
-		struct text_block *b = t2l_alloc(sizeof(*b));
+		struct text_block *b = xcalloc(1, sizeof(*b));
 
 		b->next = r->tblocks;
 		r->tblocks = b;

@@ -112,7 +112,7 @@ struct rpc_key {
 
 void nfs_init(struct t2l *t)
 {
-	struct nfs_state *s = t2l_alloc(sizeof(*s));
+	struct nfs_state *s = xcalloc(1, sizeof(*s));
 
 	hmap_init(&s->handles);
 	hmap_init(&s->names);
@@ -167,7 +167,7 @@ static struct fh_entry *fh_get_or_add(struct nfs_state *s, const uint8_t *fh, in
 
 	if (e)
 		return e;
-	e = t2l_alloc(sizeof(*e));
+	e = xcalloc(1, sizeof(*e));
 	memcpy(e->fh, fh, (size_t)len);
 	e->len = (uint8_t)len;
 	hmap_put(&s->handles, e->fh, e->len, e);
@@ -232,7 +232,7 @@ static void learn(struct nfs_state *s, struct fh_entry *dir, const char *name, c
 	if (old && old != e)
 		unname(s, old);		/* that name now means another file */
 	e->parent = dir;
-	e->name = t2l_strdup(name);
+	e->name = xstrdup(name);
 	hmap_put(&s->names, key, klen, e);
 }
 
@@ -363,7 +363,7 @@ static void render_mount(struct record *rec, struct t2l *t)
 		normalize_server_path(c->target, path, sizeof(path));
 		root->is_root = true;
 		free(root->name);
-		root->name = t2l_strdup(path);
+		root->name = xstrdup(path);
 		s->saw_mount = true;
 		if (!s->have_root)
 			set_root(t, path);
@@ -657,7 +657,7 @@ static void collect(const struct jnode *n, struct nfs_call *c, int *nfh, int *nn
 			if (len > 0)
 				c->fhlen[(*nfh)++] = len;
 		} else if (strcmp(k->key, "nfs.name") == 0 && k->value && !k->truncated && *nname < 2) {
-			c->name[(*nname)++] = t2l_strdup(k->value);
+			c->name[(*nname)++] = xstrdup(k->value);
 		} else if (k->first) {
 			collect(k, c, nfh, nname);
 		}
@@ -673,7 +673,7 @@ static void read_call_fields(struct nfs_call *c, const struct jnode *prog)
 		return;
 	if (c->prog == PROG_MOUNT) {
 		if ((s = jstr(prog, "mount.path")))
-			c->target = t2l_strndup(s, 1000);
+			c->target = xstrndup(s, 1000);
 		return;
 	}
 	collect(prog, c, &nfh, &nname);
@@ -696,7 +696,7 @@ static void read_call_fields(struct nfs_call *c, const struct jnode *prog)
 		c->mode &= 07777;
 	}
 	if (c->proc == NFS3_SYMLINK && (s = jstr(prog, "nfs.symlink.to")))
-		c->target = t2l_strdup(s);
+		c->target = xstrdup(s);
 }
 
 static void read_entries(struct nfs_call *c, const struct jnode *prog)
@@ -718,9 +718,9 @@ static void read_entries(struct nfs_call *c, const struct jnode *prog)
 			break;
 		if (c->nentries == cap) {
 			cap = cap ? cap * 2 : 16;
-			c->entries = t2l_realloc(c->entries, cap * sizeof(*c->entries));
+			c->entries = xrealloc(c->entries, cap * sizeof(*c->entries));
 		}
-		c->entries[c->nentries].name = t2l_strndup(name, 300);
+		c->entries[c->nentries].name = xstrndup(name, 300);
 		memcpy(c->entries[c->nentries].fh, buf, (size_t)len);
 		c->entries[c->nentries].len = (uint8_t)len;
 		c->nentries++;
@@ -797,7 +797,7 @@ static void on_call(struct t2l *t, const struct packet *pkt, const struct jnode 
 		t->n.retransmissions++;
 		return;
 	}
-	c = t2l_alloc(sizeof(*c));
+	c = xcalloc(1, sizeof(*c));
 	c->prog = (uint32_t)program;
 	c->vers = (uint32_t)vers;
 	c->proc = (uint32_t)proc;

@@ -193,7 +193,7 @@ void out_skip(struct t2l *t, const struct record *rec, enum skip_reason why, con
 struct record *queue_call(struct t2l *t, const struct packet *pkt, const void *key, size_t keylen,
 			  render_fn render, release_fn release, void *payload)
 {
-	struct record *rec = t2l_alloc(sizeof(*rec));
+	struct record *rec = xcalloc(1, sizeof(*rec));
 
 	rec->frame = pkt->frame;
 	rec->t_ns = pkt->t_ns;

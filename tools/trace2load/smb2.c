@@ -152,7 +152,7 @@ struct smb_key {
 
 void smb2_init(struct t2l *t)
 {
-	struct smb_state *s = t2l_alloc(sizeof(*s));
+	struct smb_state *s = xcalloc(1, sizeof(*s));
 
 	hmap_init(&s->opens);
 	hmap_init(&s->trees);
@@ -174,15 +174,16 @@ void smb2_free(struct t2l *t)
 	if (!s)
 		return;
 	/* an open may be under two keys: collect each once */
-	for (size_t i = 0; i < s->opens.nbuckets; i++) {
-		for (struct hmap_entry *e = s->opens.buckets[i]; e; e = e->next) {
-			struct smb_open *o = e->value;
+	for (size_t pos = 0;;) {
+		const void *key;
+		struct smb_open *o = hmap_next(&s->opens, &pos, &key, NULL);
 
-			if (o && memcmp(e->key, o->key, sizeof(o->key)) == 0) {
-				free(o->path);
-				free(o->why);
-				free(o);
-			}
+		if (!o)
+			break;
+		if (memcmp(key, o->key, sizeof(o->key)) == 0) {
+			free(o->path);
+			free(o->why);
+			free(o);
 		}
 	}
 	hmap_free(&s->opens, NULL);
@@ -214,7 +215,7 @@ static int handle_take(struct smb_state *s)
 	int n = s->nused ? s->nused * 2 : 64;
 	int h = s->nused ? s->nused : 1;
 
-	s->used = t2l_realloc(s->used, (size_t)n * sizeof(*s->used));
+	s->used = xrealloc(s->used, (size_t)n * sizeof(*s->used));
 	memset(s->used + s->nused, 0, (size_t)(n - s->nused) * sizeof(*s->used));
 	s->nused = n;
 	s->used[h] = true;
@@ -612,20 +613,20 @@ static void render_create(struct t2l *t, struct record *rec, const char *st)
 				 handle_peek(s), st);
 		return;
 	}
-	o = t2l_alloc(sizeof(*o));
+	o = xcalloc(1, sizeof(*o));
 	fid_key(o->key, &c->conv, c->rfid);
 	if (reason < 0 && fold_scan(rec, false) == FOLD_YES) {
 		fold_scan(rec, true);
 		o->handle = -1;
-		o->path = t2l_strdup(path);
+		o->path = xstrdup(path);
 		out_skip(t, rec, SKIP_FOLDED, "SMB2 CREATE of %s to rename or delete it: written as one line below", path);
 	} else if (reason >= 0) {
-		o->why = t2l_strdup(why);
+		o->why = xstrdup(why);
 		o->reason = (enum skip_reason)reason;
 		out_skip(t, rec, (enum skip_reason)reason, "SMB2 CREATE: %s", why);
 	} else {
 		o->handle = handle_take(s);
-		o->path = t2l_strdup(path);
+		o->path = xstrdup(path);
 		out_line(t, rec, "NTCreateX \"%s\" %#llx %llu %d %s", path, (unsigned long long)c->create_options,
 			 (unsigned long long)c->disposition, o->handle, st);
 	}
@@ -707,7 +708,7 @@ static void render_set_info(struct t2l *t, struct record *rec, struct smb_open *
 		out_line(t, rec, "Rename \"%s\" \"%s\" %s", o->path, path, st);
 		if (rec->status == 0) {
 			free(o->path);
-			o->path = t2l_strdup(path);
+			o->path = xstrdup(path);
 		}
 		return;
 	case FILE_LINK_INFORMATION:
@@ -753,12 +754,12 @@ static void render_session(struct t2l *t, struct record *rec, const char *st)
 	struct smb_call *c = rec->payload;
 
 	if (c->cmd == SMB2_TREE_CONNECT && rec->status == 0 && c->name) {
-		struct smb_tree *tr = t2l_alloc(sizeof(*tr));
+		struct smb_tree *tr = xcalloc(1, sizeof(*tr));
 		uint8_t key[sizeof(struct conversation) + 4];
 		char share[256];
 
 		share_of(c->name, share, sizeof(share));
-		tr->share = t2l_strdup(share);
+		tr->share = xstrdup(share);
 		tr->ipc = strcasecmp(share, "IPC$") == 0;
 		struct smb_tree *old = hmap_put(&s->trees, key, tree_key(key, &c->conv, c->rtid), tr);
 
@@ -791,7 +792,7 @@ static void render_folded(struct t2l *t, struct record *rec, struct smb_open *o)
 	out_line(t, rec, "Rename \"%s\" \"%s\" %s", o->path, path, nt(c->fold_status, sb));
 	if (rec->status == 0) {
 		free(o->path);
-		o->path = t2l_strdup(path);
+		o->path = xstrdup(path);
 	}
 }
 
@@ -939,7 +940,7 @@ static void read_locks(struct smb_call *c, const struct jnode *body)
 {
 	size_t ninfo = 0, noff = 0;
 
-	c->locks = t2l_alloc(MAX_LOCKS * sizeof(*c->locks));
+	c->locks = xcalloc(1, MAX_LOCKS * sizeof(*c->locks));
 	/* each range is a "smb2.lock_info" subtree followed by its offset */
 	for (const struct jnode *k = body->first; k; k = k->next) {
 		if (strcmp(k->key, "smb2.lock_info") == 0 && ninfo < MAX_LOCKS) {
@@ -960,13 +961,13 @@ static void read_request(struct smb_call *c, const struct jnode *header, const s
 	uint64_t v;
 
 	if ((s = jstr(header, "smb2.tree")))
-		c->share = t2l_strndup(s, 255);
+		c->share = xstrndup(s, 255);
 	if (c->share) {
 		char share[256];
 
 		share_of(c->share, share, sizeof(share));
 		free(c->share);
-		c->share = t2l_strdup(share);
+		c->share = xstrdup(share);
 	}
 	if (jnum(header, "smb2.flags", &v))
 		c->dfs = (v & 0x10000000) != 0;
@@ -976,12 +977,12 @@ static void read_request(struct smb_call *c, const struct jnode *header, const s
 	switch (c->cmd) {
 	case SMB2_TREE_CONNECT:
 		if ((s = jstr(body, "smb2.tree")))
-			c->name = t2l_strndup(s, 1000);
+			c->name = xstrndup(s, 1000);
 		break;
 	case SMB2_CREATE: {
 		const struct jnode *n = jchild(body, "smb2.filename");
 
-		c->name = t2l_strndup(n && n->value && !n->truncated ? n->value : "", 3000);
+		c->name = xstrndup(n && n->value && !n->truncated ? n->value : "", 3000);
 		jnum(body, "smb.create_options", &c->create_options);
 		jnum(body, "smb.access_mask", &c->access);
 		jnum(body, "smb2.create.disposition", &c->disposition);
@@ -1002,7 +1003,7 @@ static void read_request(struct smb_call *c, const struct jnode *header, const s
 		jnum(body, "smb2.find.infolevel", &c->level);
 		jnum(body, "smb2.find.flags", &c->find_flags);
 		if ((s = jstr(body, "smb2.find.pattern")))
-			c->name = t2l_strndup(s, 300);
+			c->name = xstrndup(s, 300);
 		break;
 	case SMB2_QUERY_INFO:
 	case SMB2_SET_INFO:
@@ -1018,7 +1019,7 @@ static void read_request(struct smb_call *c, const struct jnode *header, const s
 			const struct jnode *info = jfind(body, "smb2.file_rename_info");
 
 			if ((s = jstr(info, "smb2.filename")))
-				c->name = t2l_strndup(s, 3000);
+				c->name = xstrndup(s, 3000);
 		}
 		break;
 	case SMB2_IOCTL:
@@ -1105,7 +1106,7 @@ static void on_request(struct t2l *t, const struct packet *pkt, const struct jno
 		t->n.retransmissions++;
 		return;
 	}
-	c = t2l_alloc(sizeof(*c));
+	c = xcalloc(1, sizeof(*c));
 	c->cmd = (uint16_t)cmd;
 	c->conv = conv;
 	jnum(header, "smb2.tid", &tid);

@@ -1,12 +1,12 @@
 /*
  * t2l.h - dbench-trace2load: turn an NFSv3 or SMB2 capture into a loadfile.
  *
- * The parts: json.c reads tshark's JSON packet trees from a pipe; hmap.c is
- * the hash map the protocol state lives in; queue.c keeps the calls in the
- * order they were made until each has its reply, then writes them out;
- * nfs.c and smb2.c know the protocols; trace2load.c runs tshark and the
- * loop.  Every field of a packet is untrusted text: lengths are bounded and
- * numbers are checked before use.
+ * The parts: json.c reads tshark's JSON packet trees from a pipe; the
+ * protocol state lives in the project's hash map (src/hmap.h); queue.c
+ * keeps the calls in the order they were made until each has its reply,
+ * then writes them out; nfs.c and smb2.c know the protocols; trace2load.c
+ * runs tshark and the loop.  Every field of a packet is untrusted text:
+ * lengths are bounded and numbers are checked before use.
  *
  * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
  */
@@ -20,15 +20,13 @@
 
 #include <zlib.h>
 
+#include "hmap.h"
+#include "util.h"
+
 #define T2L_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* ---- allocation (exit with a message when memory runs out) ---- */
-
-void *t2l_alloc(size_t size);			/* zeroed */
-void *t2l_realloc(void *p, size_t size);
-char *t2l_strdup(const char *s);
-char *t2l_strndup(const char *s, size_t len);
-void t2l_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+/* Allocation and fatal errors are util.h's (xcalloc, xrealloc, xstrdup,
+ * xstrndup; die(EXIT_USAGE, ...) for "dbench-trace2load: message", exit 2). */
 
 /* ---- json.c: tshark -T json, one packet at a time ---- */
 
@@ -72,30 +70,6 @@ bool parse_number(const char *s, uint64_t *out);
 /* Colon-separated hex bytes ("43:00:1f") into buf; returns the length, or
  * -1 when the text is not hex bytes or longer than max. */
 int parse_hex_bytes(const char *s, uint8_t *buf, size_t max);
-
-/* ---- hmap.c: keys are byte strings, values pointers ---- */
-
-struct hmap_entry {
-	struct hmap_entry *next;	/* bucket chain */
-	uint64_t hash;			/* hash of the key */
-	void *value;			/* the caller's value */
-	size_t keylen;			/* key length in bytes */
-	unsigned char key[];		/* the key bytes */
-};
-
-struct hmap {
-	struct hmap_entry **buckets;	/* nbuckets chains */
-	size_t nbuckets;		/* a power of two */
-	size_t count;			/* entries */
-};
-
-void hmap_init(struct hmap *m);
-void hmap_free(struct hmap *m, void (*free_value)(void *));
-void *hmap_get(const struct hmap *m, const void *key, size_t keylen);
-/* Set key to value; returns the previous value (NULL if none). */
-void *hmap_put(struct hmap *m, const void *key, size_t keylen, void *value);
-/* Remove key; returns its value (NULL if none). */
-void *hmap_del(struct hmap *m, const void *key, size_t keylen);
 
 /* ---- what a packet carries: the endpoints of its conversation ---- */
 

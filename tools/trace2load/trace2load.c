@@ -44,50 +44,6 @@ extern char **environ;
 
 /* ---- small helpers ---- */
 
-void t2l_fatal(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", PROGNAME);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(2);
-}
-
-void *t2l_alloc(size_t size)
-{
-	void *p = calloc(1, size ? size : 1);
-
-	if (!p)
-		t2l_fatal("out of memory (%zu bytes)", size);
-	return p;
-}
-
-void *t2l_realloc(void *p, size_t size)
-{
-	void *q = realloc(p, size ? size : 1);
-
-	if (!q)
-		t2l_fatal("out of memory (%zu bytes)", size);
-	return q;
-}
-
-char *t2l_strndup(const char *s, size_t len)
-{
-	char *p = strndup(s, len);
-
-	if (!p)
-		t2l_fatal("out of memory");
-	return p;
-}
-
-char *t2l_strdup(const char *s)
-{
-	return t2l_strndup(s, strlen(s));
-}
-
 bool parse_addr(const char *text, uint8_t addr[16])
 {
 	struct in_addr a4;
@@ -220,13 +176,13 @@ static void parse_options(int argc, const char **argv, struct t2l_options *o)
 	while ((rc = poptGetNextOpt(pc)) > 0) {
 		switch (rc) {
 		case OPT_CLIENT:
-			o->client_text = t2l_strdup(arg);
+			o->client_text = xstrdup(arg);
 			if (!parse_addr(arg, o->client))
 				usage_error(pc, "--client: '%s' is not an IPv4 or IPv6 address", arg);
 			o->have_client = true;
 			break;
 		case OPT_SERVER:
-			o->server_text = t2l_strdup(arg);
+			o->server_text = xstrdup(arg);
 			if (!parse_addr(arg, o->server))
 				usage_error(pc, "--server: '%s' is not an IPv4 or IPv6 address", arg);
 			o->have_server = true;
@@ -277,21 +233,21 @@ static void parse_options(int argc, const char **argv, struct t2l_options *o)
 		usage_error(pc, "no capture file given");
 	if ((extra = poptGetArg(pc)))
 		usage_error(pc, "one capture file at a time ('%s' is one too many)", extra);
-	o->capture = t2l_strdup(capture);
+	o->capture = xstrdup(capture);
 	if (root) {
 		if (!*root || strlen(root) > 1000)
 			usage_error(pc, "--root: an empty or overlong path");
 		for (const unsigned char *p = (const unsigned char *)root; *p; p++)
 			if (*p < 0x20 || *p == 0x7f)
 				usage_error(pc, "--root: a control character in the path");
-		o->root = t2l_strdup(root);
+		o->root = xstrdup(root);
 	}
 	if (output) {
 		if (!*output)
 			usage_error(pc, "--output: an empty file name");
-		o->output = t2l_strdup(output);
+		o->output = xstrdup(output);
 	}
-	o->tshark = t2l_strdup(tshark ? tshark : "tshark");
+	o->tshark = xstrdup(tshark ? tshark : "tshark");
 	o->zero_timestamps = zero;
 	o->header = header;
 	o->gzip = gz;
@@ -321,7 +277,7 @@ static char *find_program(const char *name)
 	char buf[PATH_MAX];
 
 	if (strchr(name, '/'))
-		return access(name, X_OK) == 0 ? t2l_strdup(name) : NULL;
+		return access(name, X_OK) == 0 ? xstrdup(name) : NULL;
 	if (!path || !*path)
 		path = "/usr/local/bin:/usr/bin:/bin";
 	while (*path) {
@@ -329,7 +285,7 @@ static char *find_program(const char *name)
 
 		if (len > 0 && (size_t)snprintf(buf, sizeof(buf), "%.*s/%s", (int)len, path, name) < sizeof(buf) &&
 		    access(buf, X_OK) == 0)
-			return t2l_strdup(buf);
+			return xstrdup(buf);
 		path += len + (path[len] == ':');
 	}
 	return NULL;
@@ -350,11 +306,11 @@ static void add_arg(struct tshark *ts, const char *fmt, ...)
 	va_list ap;
 
 	if (ts->argc + 1 >= (int)T2L_ARRAY_SIZE(ts->argv))
-		t2l_fatal("too many tshark arguments");
+		die(EXIT_USAGE, "too many tshark arguments");
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	ts->argv[ts->argc++] = t2l_strdup(buf);
+	ts->argv[ts->argc++] = xstrdup(buf);
 }
 
 static void build_filter(const struct t2l_options *o, char *buf, size_t size)
@@ -388,7 +344,7 @@ static void tshark_start(struct tshark *ts, const struct t2l_options *o, const c
 	ts->argc = 0;
 	add_arg(ts, "%s", o->tshark);
 	add_arg(ts, "-r");
-	ts->argv[ts->argc++] = t2l_strdup(o->capture);
+	ts->argv[ts->argc++] = xstrdup(o->capture);
 	add_arg(ts, "-n");
 	add_arg(ts, "-T");
 	add_arg(ts, "json");
@@ -439,9 +395,9 @@ static void tshark_spawn(struct tshark *ts, const char *program)
 	ts->argv[ts->argc] = NULL;
 	ts->err = tmpfile();
 	if (!ts->err)
-		t2l_fatal("cannot make a temporary file for tshark's messages: %s", strerror(errno));
+		die(EXIT_USAGE, "cannot make a temporary file for tshark's messages: %s", strerror(errno));
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
-		t2l_fatal("pipe: %s", strerror(errno));
+		die(EXIT_USAGE, "pipe: %s", strerror(errno));
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
@@ -450,7 +406,7 @@ static void tshark_spawn(struct tshark *ts, const char *program)
 	posix_spawn_file_actions_destroy(&fa);
 	close(pipefd[1]);
 	if (rc != 0)
-		t2l_fatal("cannot run %s: %s", program, strerror(rc));
+		die(EXIT_USAGE, "cannot run %s: %s", program, strerror(rc));
 	ts->out = pipefd[0];
 }
 
@@ -488,7 +444,7 @@ static int tshark_finish(struct tshark *ts, bool kill_it, char *msg, size_t size
 		kill(ts->pid, SIGTERM);
 	while (waitpid(ts->pid, &status, 0) < 0)
 		if (errno != EINTR)
-			t2l_fatal("waitpid: %s", strerror(errno));
+			die(EXIT_USAGE, "waitpid: %s", strerror(errno));
 	tshark_messages(ts, msg, size);
 	if (kill_it)
 		rc = -1;
@@ -561,7 +517,7 @@ static void learn_rpc_ports(struct t2l_options *o, const char *program)
 
 	add_arg(&ts, "%s", o->tshark);
 	add_arg(&ts, "-r");
-	ts.argv[ts.argc++] = t2l_strdup(o->capture);
+	ts.argv[ts.argc++] = xstrdup(o->capture);
 	add_arg(&ts, "-n");
 	add_arg(&ts, "-T");
 	add_arg(&ts, "fields");
@@ -683,16 +639,16 @@ static void open_output(struct t2l *t, const struct t2l_options *o)
 	if (o->output) {
 		fd = open(o->output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		if (fd < 0)
-			t2l_fatal("%s: %s", o->output, strerror(errno));
+			die(EXIT_USAGE, "%s: %s", o->output, strerror(errno));
 	}
 	if (o->gzip) {
 		t->gz = gzdopen(fd, "wb6");
 		if (!t->gz)
-			t2l_fatal("cannot start gzip output");
+			die(EXIT_USAGE, "cannot start gzip output");
 	} else {
 		t->out = fd == 1 ? stdout : fdopen(fd, "w");
 		if (!t->out)
-			t2l_fatal("%s: %s", o->output, strerror(errno));
+			die(EXIT_USAGE, "%s: %s", o->output, strerror(errno));
 	}
 }
 
@@ -763,7 +719,7 @@ static void apply_root(struct t2l *t, const struct t2l_options *o)
 	smb_ok = o->protocol != PROTO_NFS && smb2_set_root_option(t, o->root);
 	nfs_ok = o->protocol != PROTO_SMB2 && nfs_set_root_option(t, o->root);
 	if (!nfs_ok && !smb_ok)
-		t2l_fatal("--root: '%s' is neither [host:]/export[/dir] (NFS) nor [\\\\server\\]share[\\dir] (SMB)", o->root);
+		die(EXIT_USAGE, "--root: '%s' is neither [host:]/export[/dir] (NFS) nor [\\\\server\\]share[\\dir] (SMB)", o->root);
 }
 
 static void check_capture(const char *path)
@@ -772,14 +728,14 @@ static void check_capture(const char *path)
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
-		t2l_fatal("%s: %s", path, strerror(errno));
+		die(EXIT_USAGE, "%s: %s", path, strerror(errno));
 	if (fstat(fd, &st) < 0)
-		t2l_fatal("%s: %s", path, strerror(errno));
+		die(EXIT_USAGE, "%s: %s", path, strerror(errno));
 	close(fd);
 	if (S_ISDIR(st.st_mode))
-		t2l_fatal("%s: is a directory, not a capture file", path);
+		die(EXIT_USAGE, "%s: is a directory, not a capture file", path);
 	if (S_ISREG(st.st_mode) && st.st_size == 0)
-		t2l_fatal("%s: is empty, not a capture file", path);
+		die(EXIT_USAGE, "%s: is empty, not a capture file", path);
 }
 
 int main(int argc, const char **argv)
@@ -793,15 +749,16 @@ int main(int argc, const char **argv)
 	int64_t last_ns = 0;
 	int rc, status = 0;
 
+	util_set_progname(PROGNAME);
 	signal(SIGPIPE, SIG_DFL);
 	parse_options(argc, argv, &o);
 	check_capture(o.capture);
 	program = find_program(o.tshark);
 	if (!program) {
 		if (strcmp(o.tshark, "tshark") == 0)
-			t2l_fatal("tshark is not installed; %s reads captures through it (Debian: apt-get install tshark)",
-				  PROGNAME);
-		t2l_fatal("--tshark: %s is not an executable program", o.tshark);
+			die(EXIT_USAGE, "tshark is not installed; %s reads captures through it (Debian: apt-get install tshark)",
+			    PROGNAME);
+		die(EXIT_USAGE, "--tshark: %s is not an executable program", o.tshark);
 	}
 	t.protocol = o.protocol;
 	hmap_init(&t.pending);
