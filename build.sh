@@ -11,6 +11,13 @@
 #                         (DBENCH_SANITIZER_PASS, tests/cli/helpers.bash)
 #   ./build.sh sanitize-build   only build ./build-asan (for .ci/run, which
 #                         builds it while the first pass's tests run)
+#   ./build.sh sanitize-unit    the sanitizer pass's unit tests only (log:
+#                         build-asan/test-suite-unit.log), after sanitize-build
+#   ./build.sh sanitize-cli     the sanitizer pass's command-line tests only
+#                         (build-asan/test-suite.log), after sanitize-build:
+#                         sanitize-unit and sanitize-cli are sanitize in two
+#                         parts, for .ci/run to run the first beside the
+#                         first pass
 #   ./build.sh package    build the Debian packages, lintian them, install
 #                         them into a fresh Debian 12 root (tools/package-test.sh)
 #
@@ -78,6 +85,16 @@ sanitizer_build() {
 	make -C build-asan check TESTS= -j"$(nproc)" >/dev/null
 }
 
+# make check in build-asan under the sanitizers' options; "$@" are more
+# make arguments (TESTS=, TEST_SUITE_LOG=).  DBENCH_SANITIZER_PASS: the tests
+# that only repeat C paths other tests of this pass run are skipped
+# (sanitizer_pass_skip, tests/cli/helpers.bash).
+sanitizer_check() {
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+		LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0" \
+		DBENCH_SANITIZER_PASS=1 make -C build-asan check -j"$check_jobs" "$@"
+}
+
 [ "${1:-}" = package ] && package_pkgs="lintian debootstrap"
 install_missing
 case "${1:-}" in
@@ -93,17 +110,21 @@ sanitize-build)
 	;;
 sanitize)
 	sanitizer_build
-	# DBENCH_SANITIZER_PASS: the tests that only repeat C paths other
-	# tests of this pass run are skipped (tests/cli/helpers.bash)
-	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
-		LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0" \
-		DBENCH_SANITIZER_PASS=1 make -C build-asan check -j"$check_jobs"
+	sanitizer_check
+	;;
+sanitize-unit)
+	# shellcheck disable=SC2016 # make expands $(UNIT_TESTS)
+	sanitizer_check TESTS='$(UNIT_TESTS)' TEST_SUITE_LOG=test-suite-unit.log
+	;;
+sanitize-cli)
+	# shellcheck disable=SC2016 # make expands $(CLI_TESTS)
+	sanitizer_check TESTS='$(CLI_TESTS)'
 	;;
 package)
 	tools/package-test.sh
 	;;
 *)
-	echo "usage: $0 [check|sanitize|sanitize-build|package]" >&2
+	echo "usage: $0 [check|sanitize|sanitize-build|sanitize-unit|sanitize-cli|package]" >&2
 	exit 2
 	;;
 esac

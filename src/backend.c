@@ -33,7 +33,7 @@
 #include "backend.h"
 #include "environment.h"
 #include "module.h"
-#include "netbench.h"
+#include "backends/netbench.h"
 #include "util.h"
 
 extern const struct backend fileio_backend;

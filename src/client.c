@@ -18,8 +18,8 @@
 #include "backend.h"
 #include "client.h"
 #include "options.h"
+#include "region_atomic.h"
 #include "region.h"
-#include "stats.h"
 #include "status.h"
 #include "util.h"
 

@@ -21,7 +21,7 @@
 #include "client.h"
 #include "client_process.h"
 #include "options.h"
-#include "region.h"
+#include "region_atomic.h"
 #include "signals.h"
 #include "util.h"
 

@@ -13,7 +13,7 @@
 #include <sys/types.h>
 
 #include "backend.h"
-#include "stats.h"
+#include "region.h"
 
 /* Run clients first .. first + count - 1 on backend be (its option block
  * be_opt): set each up and mark its slot READY, wait until release_fd (the

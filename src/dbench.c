@@ -27,10 +27,10 @@
 #include "report.h"
 #include "results.h"
 #include "run.h"
-#include "runs.h"
+#include "repeat.h"
 #include "series.h"
 #include "signals.h"
-#include "stats.h"
+#include "region.h"
 #include "sweep.h"
 #include "util.h"
 
@@ -144,7 +144,7 @@ static int report(const struct results *r)
 	return status;
 }
 
-/* One run, or --repeat's runs (see runs.h). */
+/* One run, or --repeat's runs (see repeat.h). */
 static struct run_plan run_plan_of_options(void)
 {
 	return (struct run_plan){
@@ -358,7 +358,7 @@ int main(int argc, const char **argv)
 		mpi_finish();
 		return status;
 	}
-	/* one run, or --repeat's runs: see runs.h */
+	/* one run, or --repeat's runs: see repeat.h */
 	plan = run_plan_of_options();
 	run_series(prog, be, be_opt, &plan, &set);
 	if (!set.nruns)	/* run_one wrote why, unless there was no run at all */

@@ -13,7 +13,7 @@
 #include <stddef.h>
 
 #include "results.h"
-#include "statistics.h"
+#include "inference.h"
 
 #define FIGURES_CI_LEVEL 0.95	/* the interval's confidence level */
 

@@ -22,7 +22,7 @@
 #include "backend.h"
 #include "loadfile.h"
 #include "mpi_run.h"
-#include "netbench.h"
+#include "backends/netbench.h"
 #include "options.h"
 #include "paths.h"
 #include "outfile.h"

@@ -25,7 +25,7 @@
 #include "numexpr.h"
 #include "options.h"
 #include "pass.h"
-#include "stats.h"
+#include "region.h"
 #include "util.h"
 
 /* The do-nothing backend (backends/null.c) is the interpreter's stand-in

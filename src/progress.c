@@ -19,7 +19,7 @@
 #include "mpi_run.h"
 #include "options.h"
 #include "progress.h"
-#include "region.h"
+#include "region_atomic.h"
 #include "results.h"
 #include "series.h"
 #include "util.h"

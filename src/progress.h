@@ -15,7 +15,7 @@
 
 #include "op.h"
 #include "results.h"
-#include "stats.h"
+#include "region.h"
 
 struct series;
 

@@ -33,7 +33,7 @@
 
 #include "environment.h"
 #include "op.h"
-#include "stats.h"
+#include "region.h"
 
 struct backend;
 struct options;

@@ -34,7 +34,7 @@
 #include "mpi_run.h"
 #include "options.h"
 #include "progress.h"
-#include "region.h"
+#include "region_atomic.h"
 #include "run.h"
 #include "signals.h"
 #include "util.h"

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "backend.h"
-#include "stats.h"
+#include "region.h"
 
 struct series;
 

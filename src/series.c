@@ -20,7 +20,7 @@
 #include "json_report.h"
 #include "options.h"
 #include "outfile.h"
-#include "region.h"
+#include "region_atomic.h"
 #include "series.h"
 #include "util.h"
 

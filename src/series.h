@@ -22,7 +22,7 @@
 
 #include "hist.h"
 #include "results.h"
-#include "stats.h"
+#include "region.h"
 
 struct series {
 	FILE *out;		/* --csv-series file, or NULL */

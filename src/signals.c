@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "region.h"
+#include "region_atomic.h"
 #include "signals.h"
 #include "util.h"
 

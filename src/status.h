@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "op.h"
-#include "scsi.h"
+#include "backends/scsi.h"
 
 #define NT_STATUS_OK 0x00000000u
 #define NT_STATUS_UNSUCCESSFUL 0xC0000001u

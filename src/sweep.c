@@ -1,6 +1,6 @@
 /*
  * sweep.c - client-count sweeps (see sweep.h): a loop of series of runs
- * (runs.c), one per count, the table of the points and their document.
+ * (repeat.c), one per count, the table of the points and their document.
  *
  * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
  */

@@ -1,7 +1,7 @@
 /*
  * sweep.h - client-count sweeps (--sweep LIST): the same loadfile run with
  * each number of client processes in turn, each point a series of runs
- * (runs.h: one run, or --repeat's), then a table of the points and one
+ * (repeat.h: one run, or --repeat's), then a table of the points and one
  * JSON document holding every point and every run (with its per-second
  * series), which dbench-plot draws.
  *
@@ -13,7 +13,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "runs.h"
+#include "repeat.h"
 
 /* A sweep: one point per client count, in the order given. */
 struct sweep {

@@ -1,7 +1,7 @@
 /*
  * sockio.c - the tbench backend: every loadfile op becomes one request to
  * tbench_srv and one reply, sized as the SMB exchange for the op (see
- * proto.h and tbench_srv(1)), so that a run makes the TCP and process load
+ * tbench_wire.h and tbench_srv(1)), so that a run makes the TCP and process load
  * of a file server without its file system.
  *
  * Each client opens one TCP connection in setup, before the release, and
@@ -28,8 +28,8 @@
 #include <unistd.h>
 
 #include "backend.h"
-#include "proto.h"
-#include "region.h"
+#include "tbench_wire.h"
+#include "region_atomic.h"
 #include "status.h"
 #include "util.h"
 

@@ -374,6 +374,7 @@ L
 }
 
 @test "Debian's tbench 4.0 runs against our tbench_srv (classic wire on the same port)" {
+	sanitizer_pass_skip "tbench_srv's classic-wire path runs in the no-server and --wire classic tests; the client is Debian's"
 	make_ns
 	classic_loadfile
 	ip netns exec "$NS" "$OUR_TBENCH_SRV" -v -b 127.0.0.1 --pid-file "$T/srv.pid" \
@@ -780,6 +781,7 @@ L
 }
 
 @test "each harness reads the same kind of figures from our output as from Debian's dbench 4.0's: mmtests, LKP, PTS side by side" {
+	sanitizer_pass_skip "our output comes from the C code the mmtests/LKP/PTS scrape test runs; the rest is Debian's dbench and Python"
 	[ -x "$DEB_DBENCH" ] || skip "Debian's dbench package is not installed"
 	mkdir "$T/d4"
 	for who in 4.0 ours; do

@@ -73,7 +73,9 @@ json() {
 
 @test "SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE, SIGTERM, SIGINT to dbench: partial report, the document, cleanup, exit 128 + N" {
 	local sig num
-	for sig in HUP QUIT USR1 USR2 ALRM PIPE TERM INT; do
+	# (run.c stops on each through one table and one handler: under ASan, one;
+	# TERM and INT run there in the tests below too)
+	for sig in $(sanitizer_pass_one HUP QUIT USR1 USR2 ALRM PIPE TERM INT); do
 		num=$(kill -l "$sig")
 		echo '{"stale": "an older run"}' > "$T/r.json"
 		start_dbench -D "$T/d" -c "$T/small.txt" -t 60 --json "$T/r.json" 2

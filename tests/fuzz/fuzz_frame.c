@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "proto.h"
-#include "serve.h"
+#include "tbench_wire.h"
+#include "server/serve.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

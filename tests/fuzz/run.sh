@@ -77,7 +77,7 @@ for t in $targets; do
 	mkdir -p "$corpus"
 	case $t in
 	frame)
-		build frame "$here/fuzz_frame.c" "$top/src/proto.c" "$top/src/serve.c"
+		build frame "$here/fuzz_frame.c" "$top/src/tbench_wire.c" "$top/src/server/serve.c"
 		frame_seeds "$corpus" ;;
 	loadfile)
 		# shellcheck disable=SC2086

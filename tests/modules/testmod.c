@@ -16,7 +16,7 @@
 #include <stdio.h>
 
 #include "backend.h"
-#include "netbench.h"
+#include "backends/netbench.h"
 #include "status.h"
 
 #ifndef TESTMOD_NAME

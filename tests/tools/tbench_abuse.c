@@ -29,7 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "proto.h"
+#include "tbench_wire.h"
 
 #define IO_TIMEOUT_S 5
 #define MAX_STORM 4000

@@ -22,7 +22,7 @@
 #include "hist.h"
 #include "results.h"
 #include "loadfile.h"
-#include "stats.h"
+#include "region.h"
 #include "util.h"
 
 

@@ -1,5 +1,5 @@
 /*
- * test_netbench.c - unit tests of the netbench layer (src/netbench.c) over
+ * test_netbench.c - unit tests of the netbench layer (src/backends/netbench.c) over
  * the fileio adapter, in a temporary directory: NTCreateX dispositions and
  * create options, the statuses of path ops, handles, byte-range locks
  * between two clients of one process, FIND_FIRST, ReadX and WriteX checks.
@@ -24,7 +24,7 @@
 
 #include "backend.h"
 #include "client.h"
-#include "netbench.h"
+#include "backends/netbench.h"
 #include "options.h"
 #include "status.h"
 #include "util.h"

@@ -25,7 +25,7 @@
 #include "results.h"
 #include "run.h"
 #include "series.h"
-#include "stats.h"
+#include "region.h"
 #include "util.h"
 
 /* series.c (linked in) reads the program's options */

@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "op.h"
-#include "scsi.h"
+#include "backends/scsi.h"
 #include "status.h"
 
 

@@ -1,6 +1,6 @@
 /*
  * test_series.c - unit tests of the per-second series (series.c) read
- * from the clients' rings in the shared region (stats.h): a second is
+ * from the clients' rings in the shared region (region.h): a second is
  * read whole; a second the client overwrote before the parent read it is
  * counted lost; a second the client overwrites *while* the parent copies
  * it is counted lost too, never reported with the next lap's figures (the
@@ -27,8 +27,8 @@
 
 #include "options.h"
 #include "series.h"
+#include "region_atomic.h"
 #include "region.h"
-#include "stats.h"
 #include "util.h"
 
 struct options options = { .progname = "test" };

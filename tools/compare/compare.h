@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "statistics.h"
+#include "inference.h"
 
 #define COMPARE_PROGNAME "dbench-compare"
 

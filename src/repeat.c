@@ -1,5 +1,5 @@
 /*
- * runs.c - several runs in one invocation (see runs.h): one run from a
+ * repeat.c - several runs in one invocation (see repeat.h): one run from a
  * fresh stats region to its results, the loop of --repeat and
  * --repeat-until-ci around it, and the summary of the runs it made.
  *
@@ -19,10 +19,10 @@
 #include "options.h"
 #include "pass.h"
 #include "run.h"
-#include "runs.h"
+#include "repeat.h"
 #include "series.h"
-#include "statistics.h"
-#include "stats.h"
+#include "inference.h"
+#include "region.h"
 #include "util.h"
 
 #define CI_LEVEL 0.95

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "proto.h"
+#include "tbench_wire.h"
 #include "serve.h"
 
 /* One connection's buffers and counts. */

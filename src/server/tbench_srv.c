@@ -35,7 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "proto.h"
+#include "tbench_wire.h"
 #include "serve.h"
 
 #define PROGNAME "tbench_srv"

@@ -1,5 +1,5 @@
 /*
- * proto.c - the tbench wire format: header encoding, the one validation
+ * tbench_wire.c - the tbench wire format: header encoding, the one validation
  * both sides use, the per-op wire sizes, and socket-option parsing.
  *
  * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
@@ -18,7 +18,7 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 
-#include "proto.h"
+#include "tbench_wire.h"
 
 static void put32(uint8_t *p, uint32_t v)
 {

@@ -1,5 +1,5 @@
 /*
- * stats.c - the shared region and merging; see stats.h.
+ * region.c - the shared region and merging; see region.h.
  *
  * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
  */
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "stats.h"
+#include "region.h"
 #include "util.h"
 
 size_t slot_size_for(const struct program *prog)

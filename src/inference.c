@@ -1,6 +1,6 @@
 /*
- * statistics.c - a sample's summary and the two-sample tests (see
- * statistics.h).  Student's t comes from the regularized incomplete beta
+ * inference.c - a sample's summary and the two-sample tests (see
+ * inference.h).  Student's t comes from the regularized incomplete beta
  * function (a continued fraction, evaluated with the modified Lentz
  * method); its quantiles by bisection, which is slow only by the standards
  * of a numerical library and exact to the last bits that matter here.
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "statistics.h"
+#include "inference.h"
 #include "util.h"
 
 static int cmp_double(const void *a, const void *b)

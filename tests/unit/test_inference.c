@@ -1,5 +1,5 @@
 /*
- * test_statistics.c - unit tests of src/statistics.c against known values:
+ * test_inference.c - unit tests of src/inference.c against known values:
  * Student's t quantiles (the printed tables, to 15 digits from a 30-digit
  * evaluation of the incomplete beta function), the t distribution's closed
  * forms for 1 and 2 degrees of freedom, the 95% interval of a known
@@ -21,7 +21,7 @@
 
 #include <cmocka.h>
 
-#include "statistics.h"
+#include "inference.h"
 
 
 #define assert_close(x, want, tol) \

@@ -1,5 +1,5 @@
 /*
- * proto.h - the tbench wire format: what tbench (the sockio backend) and
+ * tbench_wire.h - the tbench wire format: what tbench (the sockio backend) and
  * tbench_srv say to each other.
  *
  * tbench makes the TCP and process load a file server sees under a
@@ -25,8 +25,8 @@
  *
  * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
  */
-#ifndef DBENCH_PROTO_H
-#define DBENCH_PROTO_H
+#ifndef DBENCH_TBENCH_WIRE_H
+#define DBENCH_TBENCH_WIRE_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,9 +1,9 @@
 /*
- * runs.h - several runs in one invocation.  A run is: a fresh stats region,
+ * repeat.h - several runs in one invocation.  A run is: a fresh stats region,
  * the clients forked, released, stopped and reaped (run.c), and its
  * results computed once (results.h).  run_series() loops over runs under a
  * plan (--repeat N, --repeat-until-ci PCT) and keeps each run's results in
- * a set; the set is summarized (statistics.h) and rendered as the summary
+ * a set; the set is summarized (inference.h) and rendered as the summary
  * table and the --repeat JSON document.
  *
  * The program is loaded and the backend initialized once, before the
@@ -13,8 +13,8 @@
  *
  * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
  */
-#ifndef DBENCH_RUNS_H
-#define DBENCH_RUNS_H
+#ifndef DBENCH_REPEAT_H
+#define DBENCH_REPEAT_H
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -1,5 +1,5 @@
 /*
- * statistics.h - the statistics of a set of runs: a sample's summary (mean,
+ * inference.h - the statistics of a set of runs: a sample's summary (mean,
  * median, stddev, coefficient of variation, min/max, the confidence
  * interval of the mean by Student's t), and the two-sample tests that
  * decide whether two sets of runs differ (Mann-Whitney U, Welch's t).
@@ -9,8 +9,8 @@
  *
  * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
  */
-#ifndef DBENCH_STATISTICS_H
-#define DBENCH_STATISTICS_H
+#ifndef DBENCH_INFERENCE_H
+#define DBENCH_INFERENCE_H
 
 #include <stdbool.h>
 #include <stddef.h>
