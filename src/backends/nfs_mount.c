@@ -84,6 +84,10 @@ static int nlm_connect(struct client *c, struct nfsb *nb)
 		snprintf(c->error, sizeof(c->error), "nfs: cannot create an RPC context for NLM");
 		return -1;
 	}
+	/* our calls have their own deadline (wait_reply): libnfs 6.0.2 gives a
+	 * new context a major timeout of "now", so its once-a-second scan
+	 * timed out whatever LOCK was pending then (as on the NFSv4 context) */
+	rpc_set_timeout(nb->nlm, -1);
 	snprintf(nb->nlm_host, sizeof(nb->nlm_host), "dbench");
 	snprintf(nb->nlm_owner, sizeof(nb->nlm_owner), "dbench.%d.%d", (int)getpid(), c->id);
 	reply_reset(nb, NULL);
@@ -511,44 +515,95 @@ static bool url_version_differs(const struct nfs_options *o, const char *url)
 }
 
 /*
- * The arguments of a --nfs URL (?KEY=VALUE&...).  libnfs 4.0 reads every
- * number with atoi() and ignores a key it does not know, so that
+ * The arguments of a --nfs URL (?KEY=VALUE&...).  libnfs 4.x and 5.x read
+ * every number with atoi() and ignore a key they do not know, so that
  * nfsport=abc, nfsport=99999 or nfsprot=2049 would silently mount through
- * the portmapper instead: each value is checked here.  The keys are libnfs
- * 4.0's and the ones later versions add; a libnfs that refuses unknown keys
- * itself (5.0 and later do) is left to judge those.
+ * the portmapper instead: each value is checked here.  libnfs 6.0 and later
+ * refuse a key they do not know themselves (6.0 also drops readahead and
+ * pagecache, and knows sec= only when built with Kerberos), but only when a
+ * client mounts: with those, each argument is put to libnfs here, before
+ * any client starts, so that a bad one is the same line with every libnfs.
  */
 enum url_value { URL_PORT, URL_INT, URL_UINT, URL_VERSION, URL_TEXT, URL_PAIR };
+
+/* the libnfs (major version) this module is built against, for a libnfs
+ * that does not say which keys it knows (4.x, 5.x) */
+#if defined(HAVE_RPC_NFS3_GETATTR_TASK)
+#define LIBNFS_MAJOR 6
+#elif defined(HAVE_RPC_NFS4_COMPOUND_ASYNC2)
+#define LIBNFS_MAJOR 5
+#else
+#define LIBNFS_MAJOR 4
+#endif
 
 static const struct url_key {
 	const char *name;
 	enum url_value value;
-	bool libnfs4;		/* known to libnfs 4.0 */
+	int since;		/* the first libnfs major version that knows it */
+	const char *sample;	/* a value libnfs takes, to ask whether it knows the key */
 } url_keys[] = {
-	{ "nfsport", URL_PORT, true },		{ "mountport", URL_PORT, true },
-	{ "version", URL_VERSION, true },	{ "uid", URL_UINT, true },
-	{ "gid", URL_UINT, true },		{ "tcp-syncnt", URL_UINT, true },
-	{ "readahead", URL_UINT, true },	{ "pagecache", URL_UINT, true },
-	{ "debug", URL_UINT, true },		{ "auto-traverse-mounts", URL_UINT, true },
-	{ "dircache", URL_UINT, true },		{ "autoreconnect", URL_INT, true },
-	{ "if", URL_TEXT, true },		{ "rsize", URL_UINT, false },
-	{ "wsize", URL_UINT, false },		{ "timeo", URL_UINT, false },
-	{ "retrans", URL_UINT, false },		{ "readdir-buffer", URL_PAIR, false },
-	{ "xprtsec", URL_TEXT, false },		{ "sec", URL_TEXT, false },
+	{ "nfsport", URL_PORT, 4, "2049" },		{ "mountport", URL_PORT, 4, "2049" },
+	{ "version", URL_VERSION, 4, "3" },		{ "uid", URL_UINT, 4, "0" },
+	{ "gid", URL_UINT, 4, "0" },			{ "tcp-syncnt", URL_UINT, 4, "1" },
+	{ "readahead", URL_UINT, 4, "0" },		{ "pagecache", URL_UINT, 4, "0" },
+	{ "debug", URL_UINT, 4, "0" },			{ "auto-traverse-mounts", URL_UINT, 4, "0" },
+	{ "dircache", URL_UINT, 4, "0" },		{ "autoreconnect", URL_INT, 4, "0" },
+	{ "if", URL_TEXT, 4, "lo" },			{ "readdir-buffer", URL_PAIR, 5, "8192" },
+	{ "rsize", URL_UINT, 6, "65536" },		{ "wsize", URL_UINT, 6, "65536" },
+	{ "timeo", URL_UINT, 6, "600" },		{ "retrans", URL_UINT, 6, "2" },
+	{ "xprtsec", URL_TEXT, 6, "none" },		{ "sec", URL_TEXT, 6, "krb5" },
 };
+
+/* Does the libnfs we run with take this URL argument (KEY=VALUE, len
+ * bytes)?  If not, false and its words in why. */
+static bool libnfs_takes(const char *arg, size_t len, char *why, size_t whylen)
+{
+	struct nfs_context *nfs = nfs_init_context();
+	struct nfs_url *url;
+	char text[320];
+
+	if (!nfs) {
+		snprintf(why, whylen, "cannot create a libnfs context");
+		return false;
+	}
+	snprintf(text, sizeof(text), "nfs://localhost/x?%.*s", (int)len, arg);
+	url = nfs_parse_url_dir(nfs, text);
+	if (url)
+		nfs_destroy_url(url);
+	else
+		snprintf(why, whylen, "%s", nfs_get_error(nfs));
+	nfs_destroy_context(nfs);
+	return url != NULL;
+}
 
 /* Does the libnfs we run with refuse a URL argument it does not know? */
 static bool libnfs_checks_keys(void)
 {
-	struct nfs_context *nfs = nfs_init_context();
-	struct nfs_url *url = nfs ? nfs_parse_url_dir(nfs, "nfs://localhost/x?dbench-probe=1") : NULL;
-	bool refused = nfs && !url;
+	char why[8];
 
-	if (url)
-		nfs_destroy_url(url);
-	if (nfs)
-		nfs_destroy_context(nfs);
-	return refused;
+	return !libnfs_takes("dbench-probe=1", 14, why, sizeof(why));
+}
+
+/* One line for an argument that is no key of this libnfs, with the keys it
+ * has. */
+static void unknown_key(const char *url, const char *key, size_t keylen, bool strict)
+{
+	char list[320] = "", why[8], arg[64];
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(url_keys) / sizeof(url_keys[0]); i++) {
+		const struct url_key *k = &url_keys[i];
+		int w;
+
+		snprintf(arg, sizeof(arg), "%s=%s", k->name, k->sample);
+		if (strict ? !libnfs_takes(arg, strlen(arg), why, sizeof(why)) : k->since > LIBNFS_MAJOR)
+			continue;
+		w = snprintf(list + n, sizeof(list) - n, "%s%s", n ? ", " : "", k->name);
+		if (w < 0 || (size_t)w >= sizeof(list) - n)
+			break;
+		n += (size_t)w;
+	}
+	warnx_("nfs: --nfs %s: unknown argument '%.*s' (this libnfs knows %s)", url, (int)keylen, key, list);
 }
 
 static bool url_value_ok(enum url_value kind, const char *v, size_t len)
@@ -595,7 +650,8 @@ static int check_url(const char *url)
 	const char *host = url + 6, *q = strchr(url, '?');
 	size_t hostlen = strcspn(host, "/?");
 	const char *colon = memchr(host, ':', hostlen);
-	bool strict = false, asked = false;
+	bool strict = q && q[1] && libnfs_checks_keys();
+	char why[160];
 
 	if (colon && host[0] != '[' &&
 	    !url_value_ok(URL_PORT, colon + 1, hostlen - (size_t)(colon + 1 - host))) {
@@ -613,28 +669,35 @@ static int check_url(const char *url)
 		for (size_t i = 0; i < sizeof(url_keys) / sizeof(url_keys[0]); i++)
 			if (strlen(url_keys[i].name) == keylen && !strncmp(url_keys[i].name, key, keylen))
 				k = &url_keys[i];
-		if (k && eq && !url_value_ok(k->value, eq + 1, len - keylen - 1)) {
+		if (!eq) {
+			if (k)
+				warnx_("nfs: --nfs %s: %s has no value (give %s=VALUE)", url, k->name, k->name);
+			else
+				unknown_key(url, key, keylen, strict);
+			return -1;
+		}
+		if (k && !url_value_ok(k->value, eq + 1, len - keylen - 1)) {
 			warnx_("nfs: --nfs %s: %s '%.*s' is not %s", url, k->name,
 			       (int)(len - keylen - 1), eq + 1, url_value_what[k->value]);
 			return -1;
 		}
-		if (k && eq && k->libnfs4)
-			continue;
-		if (!asked) {
-			strict = libnfs_checks_keys();
-			asked = true;
+		if (strict) {
+			/* libnfs >= 6.0: what it takes now it takes when a client mounts */
+			if (libnfs_takes(key, len, why, sizeof(why)))
+				continue;
+			if (k)
+				warnx_("nfs: --nfs %s: libnfs refuses %.*s: %s", url, (int)len, key, why);
+			else
+				unknown_key(url, key, keylen, true);
+			return -1;
 		}
-		if (strict && !(k && k->libnfs4 && !eq))
-			continue;	/* this libnfs knows it, or says what it thinks of it */
-		if (k && !eq)
-			warnx_("nfs: --nfs %s: %s has no value (give %s=VALUE)", url, k->name, k->name);
-		else if (k)
-			warnx_("nfs: --nfs %s: %s is not known to this libnfs (4.0 ignores it)", url, k->name);
+		if (k && k->since <= LIBNFS_MAJOR)
+			continue;
+		if (k)
+			warnx_("nfs: --nfs %s: %s is not known to this libnfs (libnfs %d.x ignores it)", url, k->name,
+			       LIBNFS_MAJOR);
 		else
-			warnx_("nfs: --nfs %s: unknown argument '%.*s' (libnfs 4.0 knows nfsport, mountport, "
-			       "version, uid, gid, tcp-syncnt, readahead, pagecache, debug, "
-			       "auto-traverse-mounts, dircache, autoreconnect, if)",
-			       url, (int)keylen, key);
+			unknown_key(url, key, keylen, false);
 		return -1;
 	}
 	return 0;

@@ -296,15 +296,17 @@ EOF
 	[ "$status" -eq 2 ]
 	[ "${#stderr_lines[@]}" -eq 1 ]
 	[[ "$stderr" == *"no answer on port 1 (nfs): Connection refused"* ]]
-	# every URL value is checked: libnfs 4.0 reads them with atoi() and
-	# ignores keys it does not know, so these ran against this server, the
-	# port left to the portmapper (exit 0); now one line naming the value
+	# every URL value is checked: libnfs 4.x and 5.x read them with atoi()
+	# and ignore keys they do not know, so these ran against this server,
+	# the port left to the portmapper (exit 0), and 6.0 and later refused an
+	# unknown key only when each client mounted ("bad URL", after the start
+	# line); now one line naming the value, before any client, with each
 	local url args=(
 		'nfsport=abc' "nfsport 'abc' is not a port (1 to 65535)"
 		'nfsport=99999' "nfsport '99999' is not a port (1 to 65535)"
 		'nfsport=2049&mountport=' "mountport '' is not a port (1 to 65535)"
 		'nfsport' 'nfsport has no value (give nfsport=VALUE)'
-		'nfsprot=2049' "unknown argument 'nfsprot' (libnfs 4.0 knows nfsport, mountport, "
+		'nfsprot=2049' "unknown argument 'nfsprot' (this libnfs knows nfsport, mountport, "
 		'version=5' "version '5' is not 3 or 4"
 		'uid=root' "uid 'root' is not a number (0 or more)"
 	)
