@@ -178,6 +178,23 @@ void client_complete(struct client *c, uint32_t status)
 	runq_push(e, c);
 }
 
+void client_complete_io(struct client *c, uint32_t tag, uint32_t status, uint64_t bytes)
+{
+	int rc;
+
+	if (c->iodepth == 1) {
+		c->bytes = bytes;
+		client_complete(c, status);
+		return;
+	}
+	if (c->engine_state == ES_FINISHED || tag >= c->iodepth || !c->io[tag].op)
+		return;		/* given up on already */
+	rc = client_resume_io(c, tag, status, bytes, now_ns());
+	/* blocked on a full queue: one completed; at a barrier: all did */
+	if (c->engine_state == ES_PENDING && (rc == CLIENT_FINISHED || !c->drain || !c->inflight))
+		runq_push(c->engine, c);
+}
+
 /* ---- the loop ---- */
 
 struct engine *engine_create(struct client *cl, int n)
@@ -251,11 +268,28 @@ static void give_up_pending(struct engine *e, uint64_t now, uint64_t over, uint6
 		struct client *c = &e->cl[i];
 		char why[sizeof(c->error)];
 
+		uint64_t t0 = c->op_t0;
+		const struct op *op = c->op;
+		char what[64];
+
 		if (c->engine_state != ES_PENDING)
 			continue;
+		snprintf(what, sizeof(what), "%s", op_info[op->id].name);
+		if (c->iodepth > 1) {
+			/* a queue: how many, and the oldest */
+			for (uint32_t k = 0, first = 1; k < c->iodepth; k++) {
+				if (c->io[k].op && (first || c->io[k].t0 < t0)) {
+					t0 = c->io[k].t0;
+					op = c->io[k].op;
+					first = 0;
+				}
+			}
+			snprintf(what, sizeof(what), "%u op%s (the oldest a %s)", c->inflight,
+				 c->inflight == 1 ? "" : "s", op_info[op->id].name);
+		}
 		snprintf(why, sizeof(why),
 			 "no progress for %llu s: %s in flight; given up %llu s after the end of the run (--grace %llu)",
-			 (unsigned long long)((now - c->op_t0) / NSEC_PER_SEC), op_info[c->op->id].name,
+			 (unsigned long long)((now - t0) / NSEC_PER_SEC), what,
 			 (unsigned long long)((now - over) / NSEC_PER_SEC),
 			 (unsigned long long)(grace_ns / NSEC_PER_SEC));
 		expire(e, c, now, why);
@@ -267,8 +301,12 @@ static void run_ready(struct engine *e, uint64_t *now, const volatile int *stop)
 {
 	for (int batch = e->rq_len; batch > 0; batch--) {
 		struct client *c = runq_pop(e);
+		int r = client_advance(c, now, stop);
 
-		switch (client_advance(c, now, stop)) {
+		/* a queue (--iodepth): fill it before waiting */
+		for (uint32_t more = 2 * c->iodepth + 16; r == CLIENT_RAN && c->inflight && more > 0; more--)
+			r = client_advance(c, now, stop);
+		switch (r) {
 		case CLIENT_RAN:
 			runq_push(e, c);
 			break;
@@ -276,6 +314,7 @@ static void run_ready(struct engine *e, uint64_t *now, const volatile int *stop)
 			heap_push(e, c);
 			break;
 		case CLIENT_PENDING:
+		case CLIENT_BLOCKED:
 			c->engine_state = ES_PENDING;
 			break;
 		default:
