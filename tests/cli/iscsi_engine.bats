@@ -171,6 +171,12 @@ run_frozen() {
 	[ "$rc" -eq 1 ]
 	[ "$(jq '.results.failed_clients' "$T/r.json")" -eq 1 ]
 	assert_no_procs
+	# a fresh target for the next run: the session left stuck on this one
+	# may hold up a new login with the same initiator name for long
+	tgtd_stop
+	rc=0
+	tgtd_start "$T" || rc=$?
+	[ "$rc" -eq 0 ]
 }
 
 @test "iscsi --iodepth 8: a target that stops answering has exactly 8 commands of the client to give up; overlapping writes go one at a time" {
