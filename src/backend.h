@@ -259,7 +259,8 @@ enum backend_flags {
  *               The op's latency runs from before submit to this call; the
  *               core checks the status, records the op and moves the
  *               client on, as after a synchronous handler.  A client has
- *               one op pending at a time.
+ *               one op pending at a time (more with a queue, below:
+ *               client_complete_io).
  *
  *   expire      c->deadline_ns, set by submit (0: none): if the op is
  *               still pending then, or when the run gives up on it (the
