@@ -18,6 +18,8 @@
 #   ops/s        the report's Operations line;
 #   client us/op the client processes' user+system CPU per op, all phases
 #                (the report's "Client CPU" line);
+#   server us/op tbench_srv's user+system CPU per op (its processes, a
+#                connection each, reaped after the run; tbench only);
 #   cs/op        context switches (voluntary + involuntary) of dbench and
 #                its clients per op, all phases (/usr/bin/time's %w + %c);
 #   RSS, PSS, USS/client  the client processes' resident, proportional
@@ -124,13 +126,18 @@ clients() {
 # with the parent, libc) once a process; Pss splits shared pages among
 # their sharers; USS is the memory that would go with the process.
 memory() {
-	local files=() pid
-	[ $# -gt 0 ] || { echo "0 0 0"; return; }
-	for pid; do
-		files+=("/proc/$pid/smaps_rollup")
-	done
-	awk '/^Rss:/ { r += $2 } /^Pss:/ { p += $2 } /^Private_(Clean|Dirty):/ { u += $2 }
-		END { printf "%d %d %d\n", r, p, u }' "${files[@]}" 2>/dev/null || true	# a process gone: the others
+	printf '%s\n' "$@" | awk '
+		{
+			f = "/proc/" $1 "/smaps_rollup"	# a process gone: skipped
+			while ((getline line < f) > 0) {
+				split(line, w, " ")
+				if (w[1] == "Rss:") r += w[2]
+				else if (w[1] == "Pss:") p += w[2]
+				else if (w[1] == "Private_Clean:" || w[1] == "Private_Dirty:") u += w[2]
+			}
+			close(f)
+		}
+		END { printf "%d %d %d\n", r, p, u }'
 }
 
 # sample TOP OUT: SECS/2 after the release (OUT's "releasing clients"),
@@ -157,9 +164,33 @@ sample() {
 }
 
 # run LABEL NPROCS CPP [OPTION...] ROUND: one run, a row in $W/rows
+# srv_cpu: tbench_srv's CPU time in clock ticks, its reaped children's
+# (a process a connection) included; 0 for nfs (ganesha is not measured).
+srv_cpu() {
+	if [ -n "$SRV_PID" ]; then
+		awk '{ print $14 + $15 + $16 + $17 }' "/proc/$SRV_PID/stat"
+	else
+		echo 0
+	fi
+}
+
+# srv_reaped: wait (at most 10 s) until tbench_srv has reaped the
+# processes of the run's connections, so that their CPU time is counted.
+srv_reaped() {
+	local i
+	[ -n "$SRV_PID" ] || return 0
+	for ((i = 0; i < 200; i++)); do
+		[ -z "$(ps -o pid= --ppid "$SRV_PID")" ] && return 0
+		sleep 0.05
+	done
+}
+
 run() {
-	local label=$1 np=$2 cpp=$3 round=${!#} out=$W/out tpid mem
+	local label=$1 np=$2 cpp=$3 round=${!#} out=$W/out tpid mem srv0 srv1
 	local extra=("${@:4:$#-4}")
+
+	srv_reaped
+	srv0=$(srv_cpu)
 
 	"${EXEC[@]}" /usr/bin/time -f "TIME %w %c" -o "$W/time" "${RUN[@]}" "${extra[@]}" \
 		--clients-per-process "$cpp" -t "$SECS" --warmup 0 "$np" >"$out" 2>&1 &
@@ -171,7 +202,10 @@ run() {
 	wait "$tpid" || true
 	wait $! || true
 	mem=$(cat "$W/mem")
-	awk -v label="$label" -v r="$round" -v n="$CLIENTS" -v mem="$mem" '
+	srv_reaped
+	srv1=$(srv_cpu)
+	awk -v label="$label" -v r="$round" -v n="$CLIENTS" -v mem="$mem" -v srv="$((srv1 - srv0))" \
+		-v hz="$(getconf CLK_TCK)" '
 		/^TIME / { cs = $2 + $3 }
 		/^Client CPU:/ { cu = $4; cs_ = $7; allops = $10 }
 		/^Operations / { rate = $6; sub(/^\(/, "", rate) }
@@ -179,12 +213,12 @@ run() {
 		END {
 			split(mem, m, " ")
 			if (!allops || !rate) { printf "%s %d failed\n", label, r; exit }
-			printf "%s %d %.1f %.2f %.3f %.1f %.1f %.1f %s %d\n", label, r, rate, (cu + cs_) / allops * 1e6,
-				cs / allops, m[1] / n, m[2] / n, m[3] / n, mm, m[4]
+			printf "%s %d %.1f %.2f %.3f %.1f %.1f %.1f %s %d %.2f\n", label, r, rate, (cu + cs_) / allops * 1e6,
+				cs / allops, m[1] / n, m[2] / n, m[3] / n, mm, m[4], srv / hz / allops * 1e6
 		}' "$out" "$W/time" >>"$W/rows"
 	tail -n 1 "$W/rows" | awk '$3 == "failed" { printf "   %-7s round %d: FAILED\n", $1, $2; exit }
-		{ printf "   %-7s round %d: %9.1f ops/s  client %6.2f us/op  %6.3f cs/op  RSS %6.1f PSS %6.1f USS %6.1f kB/client (%d processes sampled)  %s mismatches\n",
-			$1, $2, $3, $4, $5, $6, $7, $8, $10, $9 }'
+		{ printf "   %-7s round %d: %9.1f ops/s  client %6.2f us/op  server %6.2f us/op  %6.3f cs/op  RSS %6.1f PSS %6.1f USS %6.1f kB/client (%d processes sampled)  %s mismatches\n",
+			$1, $2, $3, $4, $11, $5, $6, $7, $8, $10, $9 }'
 	if ! grep -q ", 0 mismatches," "$out" || grep -q "failed" "$out"; then
 		grep -E "mismatch|failed|cannot|error" "$out" | head -5 | sed 's/^/     /'  || true
 	fi
@@ -200,22 +234,23 @@ done
 
 echo
 echo "== medians over $ROUNDS rounds; load after: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf "   %-7s %10s %10s %8s %10s %10s %10s %8s %8s\n" variant "ops/s" "client us" "cs/op" "RSS kB/cl" "PSS kB/cl" "USS kB/cl" "x ops" "x CPU"
+printf "   %-7s %10s %10s %10s %8s %10s %10s %10s %8s %8s\n" variant "ops/s" "client us" "server us" "cs/op" "RSS kB/cl" "PSS kB/cl" "USS kB/cl" "x ops" "x CPU"
 awk -v labels="$(for v in "${VARIANTS[@]}"; do read -r l _ <<<"$v"; printf '%s ' "$l"; done)" '
 	function median(a, k,   i, j, t) {
 		for (i = 2; i <= k; i++)
 			for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
 		return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
 	}
-	$3 != "failed" { k = ++cnt[$1]; for (f = 3; f <= 8; f++) v[$1, f, k] = $f }
+	$3 != "failed" { k = ++cnt[$1]; for (f = 3; f <= 11; f++) v[$1, f, k] = $f }
 	END {
 		nl = split(labels, L, " ")
 		for (i = 1; i <= nl; i++) {
 			l = L[i]; k = cnt[l]
 			if (!k) { printf "   %-7s failed\n", l; continue }
-			for (f = 3; f <= 8; f++) { delete a; for (j = 1; j <= k; j++) a[j] = v[l, f, j]; med[l, f] = median(a, k) }
-			printf "   %-7s %10.1f %10.2f %8.3f %10.1f %10.1f %10.1f %8.2f %8.2f\n", l, med[l, 3], med[l, 4], med[l, 5],
-				med[l, 6], med[l, 7], med[l, 8], med[l, 3] / med[L[1], 3], med[l, 4] / med[L[1], 4]
+			for (f = 3; f <= 11; f++) { delete a; for (j = 1; j <= k; j++) a[j] = v[l, f, j]; med[l, f] = median(a, k) }
+			printf "   %-7s %10.1f %10.2f %10.2f %8.3f %10.1f %10.1f %10.1f %8.2f %8.2f\n", l, med[l, 3], med[l, 4],
+				med[l, 11], med[l, 5], med[l, 6], med[l, 7], med[l, 8], med[l, 3] / med[L[1], 3],
+				med[l, 4] / med[L[1], 4]
 		}
 	}' "$W/rows"
 
