@@ -191,7 +191,7 @@ run() {
 
 	srv_reaped
 	srv0=$(srv_cpu)
-
+	: >"$out"	# the sampler must not see the last run's "releasing clients"
 	"${EXEC[@]}" /usr/bin/time -f "TIME %w %c" -o "$W/time" "${RUN[@]}" "${extra[@]}" \
 		--clients-per-process "$cpp" -t "$SECS" --warmup 0 "$np" >"$out" 2>&1 &
 	tpid=$!
@@ -259,6 +259,7 @@ awk -v labels="$(for v in "${VARIANTS[@]}"; do read -r l _ <<<"$v"; printf '%s '
 if [ "${SLOPE:-0}" = 1 ]; then
 	LO=64 HI=512
 	for n in "$LO" "$HI"; do
+		: >"$W/out"
 		"${EXEC[@]}" "${RUN[@]}" --clients-per-process "$n" -t "$SECS" --warmup 0 1 >"$W/out" 2>&1 &
 		tpid=$!
 		(
