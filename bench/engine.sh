@@ -140,27 +140,37 @@ memory() {
 		END { printf "%d %d %d\n", r, p, u }'
 }
 
-# sample TOP OUT: SECS/2 after the release (OUT's "releasing clients"),
-# the memory of the run's client processes and how many there are.  The
+# sample TOP OUT: the memory of the run's client processes and how many
+# there are, sampled once a second from the release (OUT's "releasing
+# clients") to half-time: the sample that found the most of them.  The
 # caller runs it as a real-time process where it may (root; `prioritize`):
 # with 256 busy client processes and as many tbench_srv ones on 2 CPUs, a
 # sampler at the default priority (or nice -10) gets a few thousandths of
-# a CPU and saw the processes only after they had exited (0 kB).  It takes
-# a few milliseconds of CPU once a run.
+# a CPU and saw the processes only after they had exited (0 kB).  A sample
+# takes a few milliseconds of CPU.
 prioritize() {
 	chrt -f -p 1 "$BASHPID" >/dev/null 2>&1 || renice -n -10 -p "$BASHPID" >/dev/null 2>&1 || true
 }
 
 sample() {
-	local pids
+	local pids best="0 0 0 0" m i
 	until grep -q "^releasing clients" "$2" 2>/dev/null; do
-		kill -0 "$1" 2>/dev/null || { echo "0 0 0 0"; return; }
+		kill -0 "$1" 2>/dev/null || { echo "$best"; return; }
 		sleep 0.05
 	done
-	sleep "$((SECS / 2))"
-	pids=$(clients "$1")
-	# shellcheck disable=SC2086 # one pid a word
-	echo "$(memory $pids) $(wc -w <<<"$pids")"
+	# from the 2nd second to half-time, once a second: the sample that
+	# found the most processes (a late one may find them leaving)
+	for ((i = 1; i <= (SECS + 1) / 2; i++)); do
+		sleep 1
+		pids=$(clients "$1")
+		# shellcheck disable=SC2086 # one pid a word
+		m="$(memory $pids) $(wc -w <<<"$pids")"
+		if [ "${m##* }" -gt "${best##* }" ] || { [ "${m##* }" -eq "${best##* }" ] &&
+			[ "${m%% *}" -gt "${best%% *}" ]; }; then
+			best=$m
+		fi
+	done
+	echo "$best"
 }
 
 # run LABEL NPROCS CPP [OPTION...] ROUND: one run, a row in $W/rows
@@ -272,12 +282,12 @@ if [ "${SLOPE:-0}" = 1 ]; then
 	echo
 	read -r r1 p1 u1 n1 <"$W/mem.$LO"
 	read -r r2 p2 u2 n2 <"$W/mem.$HI"
-	if [ "$n1" = 1 ] && [ "$n2" = 1 ]; then
+	if [ "$n1" = 1 ] && [ "$n2" = 1 ] && [ "$r1" -gt 0 ] && [ "$r2" -gt 0 ]; then
 		awk -v r1="$r1" -v p1="$p1" -v u1="$u1" -v r2="$r2" -v p2="$p2" -v u2="$u2" -v lo="$LO" -v hi="$HI" 'BEGIN {
 			printf "== one engine process, %d -> %d clients: RSS %d -> %d kB, PSS %d -> %d kB, USS %d -> %d kB\n", lo, hi, r1, r2, p1, p2, u1, u2
 			printf "   each further client: RSS %.2f kB, PSS %.2f kB, USS %.2f kB\n", (r2 - r1) / (hi - lo), (p2 - p1) / (hi - lo), (u2 - u1) / (hi - lo)
 		}'
 	else
-		echo "== slope: the client process was not sampled ($n1, $n2 found)"
+		echo "== slope: the client process was not sampled (found $n1 and $n2, $r1 and $r2 kB)"
 	fi
 fi
