@@ -159,6 +159,7 @@ void source_unwatch(struct source *src)
 		if (*p == src) {
 			*p = src->next_commit;
 			src->to_commit = false;
+			break;
 		}
 	epoll_ctl(src->engine->epfd, EPOLL_CTL_DEL, src->fd, NULL);
 	src->engine = NULL;
