@@ -113,11 +113,12 @@ nfs_connections() {
 	# other before their clients compare them (offsets 1000 and 1001 read
 	# different bytes).
 	loadfile wp.txt <<'L'
-WRITEPATTERN
 Mkdir "\clients" *
 Mkdir "\clients\client1" *
 NTCreateX "\clients\client1\f" 0x40 0x5 1 NT_STATUS_OK
+WRITEPATTERN
 WriteX 1 1000 70000 70000 NT_STATUS_OK
+Flush 1 NT_STATUS_OK
 ReadX 1 1000 70000 70000 NT_STATUS_OK
 ReadX 1 1001 500 500 NT_STATUS_OK
 ReadX 1 1000 70000 70000 NT_STATUS_OK
@@ -125,6 +126,7 @@ WRITEPATTERN off
 WriteX 1 0 100 100 NT_STATUS_OK
 WRITEPATTERN on
 ReadX 1 0 100 100 NT_STATUS_FILE_CORRUPT_ERROR
+ReadX 1 1001 500 500 NT_STATUS_OK
 Close 1 NT_STATUS_OK
 L
 	for v in 3 4; do
@@ -134,7 +136,7 @@ L
 			echo "v$v $conn: $output"
 			echo "$stderr"
 			[ "$status" -eq 0 ]
-			[[ "$output" == *"Operations 80 in"*", 0 mismatches,"* ]]
+			[[ "$output" == *"Operations 96 in"*", 0 mismatches,"* ]]
 			assert_export_empty
 		done
 	done
