@@ -252,7 +252,10 @@ enum backend_flags {
  *               change), and removes it with source_unwatch() (teardown).
  *               When the descriptor is ready the engine calls ready(): the
  *               backend services it (reads replies, rpc_service(),
- *               iscsi_service()) and completes what finished.
+ *               iscsi_service()) and completes what finished.  A source
+ *               several clients share may leave their requests queued and
+ *               call source_commit(): the engine calls its commit() once
+ *               before it waits again, and one write carries the lot.
  *
  *   completion  the backend sets c->bytes and calls client_complete(c,
  *               status): STATUS_FATAL (with c->error) stops the client.
@@ -299,8 +302,13 @@ struct source {
 	 * EPOLLHUP): service it and complete the ops that finished. */
 	void (*ready)(struct source *src, uint32_t revents);
 	void *arg;		/* the backend's: whose source it is */
+	/* Optional: send what the clients queued on src since the last call
+	 * (source_commit asked for it). */
+	void (*commit)(struct source *src);
 	struct engine *engine;	/* the core's: the loop it is registered with */
 	uint32_t armed;		/* the core's: the events epoll waits for */
+	bool to_commit;		/* the core's: on the loop's commit list */
+	struct source *next_commit; /* the core's: that list */
 };
 
 /* Register src (fd, events, ready, arg filled) with c's event loop;
@@ -310,6 +318,11 @@ int engine_watch(struct client *c, struct source *src);
 void source_want(struct source *src, uint32_t events);
 /* Stop watching src (before its descriptor is closed). */
 void source_unwatch(struct source *src);
+/* A client queued a request on src and left it unsent: the loop calls
+ * src->commit() once before it next waits, after every runnable client
+ * has run, so that the requests of the clients sharing src leave together
+ * (fio's queue, then commit). */
+void source_commit(struct source *src);
 /* The pending op of c is over: status and c->bytes, as a handler returns. */
 void client_complete(struct client *c, uint32_t status);
 /* The op submitted with c->tag == tag is over, with status and bytes

@@ -9,7 +9,8 @@
  * A client is in one of four states: runnable (in the run queue), waiting
  * (in the timer heap until c->due_ns: pacing, SLEEP, WAITSP), pending (its
  * op in flight) or finished.  A pass of the loop advances each client that
- * was runnable when the pass began by one op, then waits in epoll for the
+ * was runnable when the pass began by one op, commits the sources they
+ * left requests queued on (source_commit), then waits in epoll for the
  * sources (not at all if a client is runnable, at most until the next due
  * client, at most 50 ms so that the stop flag is seen as promptly as the
  * synchronous loop sees it), dispatches the ready sources, moves the due
@@ -55,6 +56,7 @@ struct engine {
 	int heap_len;
 	int live;		/* clients not finished */
 	void *shared;		/* the backend's, for state the clients share */
+	struct source *commits;	/* sources to commit before the loop waits */
 };
 
 /* ---- the run queue and the timer heap ---- */
@@ -153,9 +155,24 @@ void source_unwatch(struct source *src)
 {
 	if (!src->engine)
 		return;
+	for (struct source **p = &src->engine->commits; src->to_commit && *p; p = &(*p)->next_commit)
+		if (*p == src) {
+			*p = src->next_commit;
+			src->to_commit = false;
+			break;
+		}
 	epoll_ctl(src->engine->epfd, EPOLL_CTL_DEL, src->fd, NULL);
 	src->engine = NULL;
 	src->armed = 0;
+}
+
+void source_commit(struct source *src)
+{
+	if (!src->engine || src->to_commit)
+		return;
+	src->to_commit = true;
+	src->next_commit = src->engine->commits;
+	src->engine->commits = src;
 }
 
 void **engine_shared(struct client *c)
@@ -331,6 +348,13 @@ static void wait_events(struct engine *e, uint64_t now, uint64_t until)
 	struct timespec ts = { 0, 0 };
 	int n;
 
+	while (e->commits) {
+		struct source *src = e->commits;
+
+		e->commits = src->next_commit;
+		src->to_commit = false;
+		src->commit(src);
+	}
 	if (!e->rq_len && until > now) {
 		ts.tv_sec = (time_t)((until - now) / NSEC_PER_SEC);
 		ts.tv_nsec = (long)((until - now) % NSEC_PER_SEC);
