@@ -188,7 +188,8 @@ struct run_info {
 				   4: backends own their option blocks; run_info, not struct options;
 				   5: the asynchronous form (STATUS_PENDING, sources, expire,
 				   submit); c->path[] point to buffers sized for the loadfile;
-				   6: a queue (queueable, client_complete_io, --iodepth) */
+				   6: a queue (queueable, client_complete_io, --iodepth);
+				   struct source gained commit (source_commit) */
 
 struct backend_abi {
 	uint32_t interface;	/* BACKEND_INTERFACE */
