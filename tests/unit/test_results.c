@@ -419,8 +419,14 @@ static void test_from_json_errors(void **state)
 
 /* Every member and element of a small document, removed or replaced by a
  * value of another type, in turn: read back or refused with a reason, never
- * a crash (the sanitizer build runs this too). */
+ * a crash.  31,000 documents read: in the suite's sanitizer pass
+ * (DBENCH_SANITIZER_PASS, build.sh sanitize) that took 100 CPU-seconds, so
+ * there a deterministic sample: every member of every object, but of an
+ * array only the first and the last element (the middle ones are read by
+ * the same loop: histogram buckets, decades, operations, clients).  The
+ * first pass tries every one. */
 static int mutations_tried, mutations_refused;
+static bool mutations_sampled;
 
 static void try_document(const json_t *doc)
 {
@@ -469,7 +475,11 @@ static void mutate_all(json_t *root, json_t *node)
 		free(keys);
 	} else if (json_is_array(node)) {
 		json_array_foreach(node, i, value) {
-			json_t *saved = json_incref(value);
+			json_t *saved;
+
+			if (mutations_sampled && i != 0 && i + 1 != json_array_size(node))
+				continue;
+			saved = json_incref(value);
 
 			for (size_t k = 0; k < ARRAY_SIZE(replacements); k++) {
 				json_array_set(node, i, replacements[k]);
@@ -501,6 +511,7 @@ static void test_from_json_mutations(void **state)
 	int refused;
 
 	(void)state;
+	mutations_sampled = getenv("DBENCH_SANITIZER_PASS") != NULL;
 	fixture_init(&f, 1, true);
 	f.run.series = series_for(0, 1);
 	f.run.series->nrows = 1;
