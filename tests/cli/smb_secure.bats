@@ -58,6 +58,11 @@ setup() {
 	make_tmp
 	export DBENCH_SMB_PASSWORD=$SMBD_PASS
 	SRV=//127.0.0.1:$SMBD_PORT
+	# The wire (dumpcap, then tshark decoding it) is checked in the first
+	# pass: in the sanitizer pass that time is theirs, none is our C code's,
+	# which the same runs and session checks exercise without the capture.
+	WIRE=1
+	[ -z "${DBENCH_SANITIZER_PASS:-}" ] || WIRE=
 }
 
 teardown() {
@@ -80,7 +85,7 @@ two_sessions() {
 run_mode() {
 	local share=$1 rc=0 pid
 	shift
-	smbwire_start "$T/cap.pcap" "$SMBD_PORT"
+	[ -z "$WIRE" ] || smbwire_start "$T/cap.pcap" "$SMBD_PORT"
 	# (--smb-timeout 60: under ASan at load 70 smbd, beside dumpcap and
 	# smbstatus, once took over the default 10 s to answer)
 	timeout 120 "$DBENCH" -B smb --smb-share "$SRV/$share" "$@" -t 60 --warmup 0 -R 2 \
@@ -91,8 +96,12 @@ run_mode() {
 		{ kill "$pid"; cat "$T/status" "$T/out" "$T/err"; false; }
 	kill -INT "$pid"
 	wait "$pid" || rc=$?
-	smbwire_stop
-	smbwire_kinds "$T/cap.pcap" "$SMBD_PORT" >"$T/wire"
+	if [ -n "$WIRE" ]; then
+		smbwire_stop
+		smbwire_kinds "$T/cap.pcap" "$SMBD_PORT" >"$T/wire"
+	else
+		echo "not captured (sanitizer pass)" >"$T/wire"
+	fi
 	echo "exit $rc"
 	cat "$T/out" "$T/err"
 	echo "wire: $(cat "$T/wire")"
@@ -124,9 +133,11 @@ session_is() {
 	fi
 }
 
-# wire_is plain|signed|encrypted: every file operation's message went so.
+# wire_is plain|signed|encrypted: every file operation's message went so
+# (the first pass: not captured in the sanitizer pass, see setup).
 wire_is() {
 	local plain signed encrypted
+	[ -n "$WIRE" ] || return 0
 	read -r _ plain _ signed _ encrypted <"$T/wire"
 	case $1 in
 	plain)	[ "$plain" -gt 20 ] && [ "$signed" -eq 0 ] && [ "$encrypted" -eq 0 ] ;;
