@@ -38,7 +38,7 @@ cd "$(dirname "$0")"
 # and tools/libnfs-versions.sh (libtool).  What only `./build.sh package`
 # uses (lintian, debootstrap) is installed by it, not for CI.
 build_pkgs="build-essential autoconf automake libtool pkg-config libpopt-dev zlib1g-dev libjansson-dev
-	libsmbclient-dev libnfs-dev libiscsi-dev libopenmpi-dev debhelper dpkg-dev fakeroot"
+	libsmbclient-dev libnfs-dev libiscsi-dev liburing-dev libopenmpi-dev debhelper dpkg-dev fakeroot"
 test_pkgs="libcmocka-dev bats jq python3 python3-jsonschema dbench samba smbclient nfs-ganesha
 	nfs-ganesha-vfs rpcbind nfs-common libnfs-utils iproute2 util-linux mount e2fsprogs tshark
 	wireshark-common clang libclang-rt-14-dev procps psmisc openmpi-bin tgt libiscsi-bin strace

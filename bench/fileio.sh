@@ -25,6 +25,11 @@
 #      and instructions per op of each from callgrind (load-independent).
 #      This is how the cost of fileio's safe path resolution (openat2
 #      beneath -D) was measured.
+#   7. --ioengine io_uring against psync (ours both): the classic loadfile
+#      on tmpfs, -t 10, A B A B, as 2 processes of 1 client and as 2
+#      processes of 8 clients (--clients-per-process 8: one ring a process
+#      on the event loop, against 8 clients taking turns): ops/s and CPU
+#      per op, medians and ratios.  ROUNDS (default 3).
 #
 # Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
 set -euo pipefail
@@ -46,7 +51,7 @@ trap 'exit 130' INT; trap 'exit 143' TERM
 # Sum of an op table's counts (dbench 4.0 prints no total).
 table_ops() { awk '/^ -----/ { t = 1; next } t && NF == 4 && $2 ~ /^[0-9]+$/ { s += $2 } t && NF == 0 { t = 0 } END { print s + 0 }'; }
 
-want() { [[ " ${SECTIONS:-1 2 3 4 5 6} " == *" $1 "* ]]; }
+want() { [[ " ${SECTIONS:-1 2 3 4 5 6 7} " == *" $1 "* ]]; }
 
 median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
@@ -239,4 +244,34 @@ if command -v valgrind >/dev/null; then
 		"(every process): base $(cat "$W/ir.base6"), ours $(cat "$W/ir.ours6")," \
 		"ratio $(awk -v a="$(cat "$W/ir.ours6")" -v b="$(cat "$W/ir.base6")" 'BEGIN { printf "%.3f", a / b }')"
 fi
+fi
+
+if want 7; then
+ROUNDS=${ROUNDS:-3}
+echo
+echo "== 7. --ioengine io_uring against psync: tmpfs, -t 10, classic client.txt ($ROUNDS rounds, A B A B)"
+echo "load before: $(uptime)"
+engine_one() {	# $1 engine, $2 clients per process; prints "ops_per_s total_us_per_op"
+	local out
+	rm -rf "$W/fs"/* 2>/dev/null || true
+	out=$(cd "$W/fs" && /usr/bin/time -f "TIME %U %S" "$OURS" -c "$CLASSIC" -D "$W/fs" -t 10 \
+		--warmup 0 --ioengine "$1" --clients-per-process "$2" 2 2>&1)
+	echo "$out" | awk '/^Operations/ { ops = $2; rate = $6; sub(/^\(/, "", rate) }
+		/^TIME/ { u = $2; s = $3 } END { printf "%.0f %.3f\n", rate, (u + s) / ops * 1e6 }'
+}
+for cpp in 1 8; do
+	: > "$W/eng.psync"; : > "$W/eng.uring"
+	for round in $(seq "$ROUNDS"); do
+		engine_one psync "$cpp" >> "$W/eng.psync"
+		engine_one io_uring "$cpp" >> "$W/eng.uring"
+		echo "2 x $cpp clients, round $round: psync $(tail -1 "$W/eng.psync")   io_uring $(tail -1 "$W/eng.uring")   (ops/s, CPU us per op)"
+	done
+	for col in 1 2; do
+		p=$(awk -v c=$col '{ print $c }' "$W/eng.psync" | median)
+		u=$(awk -v c=$col '{ print $c }' "$W/eng.uring" | median)
+		name=$(echo "x ops/s CPU_us/op" | cut -d' ' -f$((col + 1)))
+		echo "2 x $cpp clients, median $name: psync $p, io_uring $u, ratio $(awk -v a="$u" -v b="$p" 'BEGIN { printf "%.3f", a / b }')"
+	done
+done
+echo "load after: $(uptime)"
 fi

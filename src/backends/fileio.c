@@ -50,6 +50,9 @@
 
 #include "backend.h"
 #include "backends/beneath.h"
+#ifdef HAVE_LIBURING
+#include "backends/fileio_uring.h"
+#endif
 #include "client.h"
 #include "netbench.h"
 #include "status.h"
@@ -63,7 +66,9 @@ struct fileio_options {
 	const char *directory;		/* -D: the share root (absolute: the core) */
 	int xattr;			/* -x: DOS attributes in user.DOSATTRIB */
 	int no_resolve;			/* --no-resolve */
+	const char *ioengine;		/* --ioengine psync|io_uring */
 	const char *progname;		/* init: for the clients' messages */
+	int uring;			/* variant: --ioengine io_uring */
 };
 
 static const struct backend_option fileio_options[] = {
@@ -76,6 +81,12 @@ static const struct backend_option fileio_options[] = {
 	{ .name = "no-resolve", .type = BOPT_FLAG, .offset = offsetof(struct fileio_options, no_resolve),
 	  .result_name = "no_resolve",
 	  .help = "do not emulate case-insensitive name lookup (no stat + directory scan)" },
+	{ .name = "ioengine", .type = BOPT_STRING, .offset = offsetof(struct fileio_options, ioengine),
+	  .def = "psync", .arg_name = "ENGINE", .result_name = "ioengine",
+	  .help = "the data path of ReadX, WriteX and Flush, as fio names it: psync (pread, pwrite, "
+		  "fsync: the default) or io_uring (requests in an io_uring; with "
+		  "--clients-per-process N a process's clients share one ring, each with a request "
+		  "in flight)" },
 	{ .name = NULL },
 };
 
@@ -128,6 +139,7 @@ struct fileio {
 	uint32_t nown;
 	struct dir_entry dirs[DIR_CACHE];
 	uint64_t tick;		/* dir_entry.used */
+	struct uring_client *uring; /* --ioengine io_uring: the client's ring and fiber */
 	char dents[32768];	/* getdents64 buffer (glibc's opendir uses as much) */
 };
 
@@ -564,6 +576,16 @@ static int fileio_init(void *be_opt, const struct run_info *run)
 	struct fileio_options *opt = be_opt;
 
 	opt->progname = run->progname;
+#ifdef HAVE_LIBURING
+	if (opt->uring) {
+		char why[200];
+
+		if (uring_check(why, sizeof(why)) < 0) {
+			fprintf(stderr, "%s: --ioengine io_uring: %s\n", opt->progname, why);
+			return -1;
+		}
+	}
+#endif
 	if (target >= 0)
 		close(target);
 	target = open(opt->directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -611,6 +633,10 @@ buffers:
 		client_expand(c, prog->client_roots[r], strlen(prog->client_roots[r]), path);
 		f->own[f->nown++] = xstrdup(path);
 	}
+#ifdef HAVE_LIBURING
+	if (fopt(c)->uring && uring_setup(c, &f->uring) < 0)
+		return -1;
+#endif
 	return nb_client_init(c, &f->nb, &fileio_adapter, &fopt(c)->files);
 }
 
@@ -645,6 +671,9 @@ static void fileio_teardown(struct client *c)
 	if (c->id == 0 && !c->cleanup_only)
 		tell_moved(c);
 	nb_client_free(c, &f->nb);
+#ifdef HAVE_LIBURING
+	uring_teardown(c, &f->uring);
+#endif
 	for (int i = 0; i < DIR_CACHE; i++)
 		dir_drop(&f->dirs[i]);
 	for (uint32_t i = 0; i < f->nown; i++)
@@ -868,12 +897,28 @@ static uint32_t fileio_close(struct client *c, struct nb_handle *h)
 	return rc < 0 ? nt_from_errno(errno) : NT_STATUS_OK;
 }
 
+/* The client's io_uring (--ioengine io_uring), or NULL: psync. */
+static inline struct uring_client *uring_of(const struct client *c)
+{
+	return ((const struct fileio *)c->priv)->uring;
+}
+
 static uint32_t fileio_read(struct client *c, struct nb_handle *h, char *buf, uint64_t offset,
 			    size_t size, size_t *got)
 {
-	ssize_t n = pread(fd_of(h), buf, size, (off_t)offset);
+	ssize_t n;
 
+#ifdef HAVE_LIBURING
+	if (uring_of(c)) {
+		n = uring_pread(uring_of(c), fd_of(h), buf, size, offset);
+		if (n < 0)
+			return nt_from_errno((int)-n);
+		*got = (size_t)n;
+		return NT_STATUS_OK;
+	}
+#endif
 	(void)c;
+	n = pread(fd_of(h), buf, size, (off_t)offset);
 	if (n < 0)
 		return nt_from_errno(errno);
 	*got = (size_t)n;
@@ -883,9 +928,19 @@ static uint32_t fileio_read(struct client *c, struct nb_handle *h, char *buf, ui
 static uint32_t fileio_write(struct client *c, struct nb_handle *h, const char *buf,
 			     uint64_t offset, size_t size, size_t *done)
 {
-	ssize_t n = pwrite(fd_of(h), buf, size, (off_t)offset);
+	ssize_t n;
 
+#ifdef HAVE_LIBURING
+	if (uring_of(c)) {
+		n = uring_pwrite(uring_of(c), fd_of(h), buf, size, offset);
+		if (n < 0)
+			return nt_from_errno((int)-n);
+		*done = (size_t)n;
+		return NT_STATUS_OK;
+	}
+#endif
 	(void)c;
+	n = pwrite(fd_of(h), buf, size, (off_t)offset);
 	if (n < 0)
 		return nt_from_errno(errno);
 	*done = (size_t)n;
@@ -900,6 +955,13 @@ static uint32_t fileio_truncate(struct client *c, struct nb_handle *h, uint64_t 
 
 static uint32_t fileio_flush(struct client *c, struct nb_handle *h)
 {
+#ifdef HAVE_LIBURING
+	if (uring_of(c)) {
+		int rc = uring_fsync(uring_of(c), fd_of(h));
+
+		return rc < 0 ? nt_from_errno(-rc) : NT_STATUS_OK;
+	}
+#endif
 	(void)c;
 	return fsync(fd_of(h)) < 0 ? nt_from_errno(errno) : NT_STATUS_OK;
 }
@@ -1221,6 +1283,39 @@ static const struct nb_adapter fileio_adapter = {
 	.sync_dir = fileio_sync_dir,
 };
 
+/* --ioengine: psync is the table below; io_uring its asynchronous twin. */
+static const struct backend *fileio_variant(void *be_opt, char *why, size_t whylen);
+
+#ifdef HAVE_LIBURING
+static uint32_t fileio_submit(struct client *c, const struct op *op)
+{
+	return uring_submit(uring_of(c), c, op);
+}
+
+static void fileio_expire(struct client *c)
+{
+	uring_expire(uring_of(c), c);
+}
+
+static const struct backend fileio_uring_backend = {
+	.abi = BACKEND_ABI,
+	.name = "fileio",
+	.description = "the local file system under -D",
+	.flags = BACKEND_DIRECTORY | BACKEND_FILES | BACKEND_ASYNC,
+	.options = fileio_options,
+	.options_size = sizeof(struct fileio_options),
+	.variant = fileio_variant,
+	.init = fileio_init,
+	.setup = fileio_setup,
+	.teardown = fileio_teardown,
+	.remove_tree = fileio_remove_tree,
+	.exists = fileio_exists,
+	.expire = fileio_expire,
+	.submit = fileio_submit,
+	.op = { NB_OPS },
+};
+#endif
+
 const struct backend fileio_backend = {
 	.abi = BACKEND_ABI,
 	.name = "fileio",
@@ -1228,6 +1323,7 @@ const struct backend fileio_backend = {
 	.flags = BACKEND_DIRECTORY | BACKEND_FILES,
 	.options = fileio_options,
 	.options_size = sizeof(struct fileio_options),
+	.variant = fileio_variant,
 	.init = fileio_init,
 	.setup = fileio_setup,
 	.teardown = fileio_teardown,
@@ -1235,3 +1331,23 @@ const struct backend fileio_backend = {
 	.exists = fileio_exists,
 	.op = { NB_OPS },
 };
+
+static const struct backend *fileio_variant(void *be_opt, char *why, size_t whylen)
+{
+	struct fileio_options *opt = be_opt;
+
+	if (strcmp(opt->ioengine, "psync") == 0)
+		return &fileio_backend;
+	if (strcmp(opt->ioengine, "io_uring") == 0) {
+#ifdef HAVE_LIBURING
+		opt->uring = 1;
+		return &fileio_uring_backend;
+#else
+		snprintf(why, whylen,
+			 "--ioengine io_uring: this dbench was built without liburing (install liburing-dev and rebuild)");
+		return NULL;
+#endif
+	}
+	snprintf(why, whylen, "--ioengine %s: unknown engine (psync or io_uring)", opt->ioengine);
+	return NULL;
+}

@@ -41,6 +41,40 @@ size_t client_expand(struct client *c, const char *tpl, size_t len, char *dst)
 	return len;
 }
 
+#ifdef HAVE_LIBURING
+/* fileio's io_uring path on an event loop (fileio_uring.c with
+ * --clients-per-process) is run by tests/cli/fileio_uring.bats; the
+ * clients here have no loop (c->engine is NULL: each waits on a ring of
+ * its own), so the loop's calls must never come. */
+void client_complete(struct client *c, uint32_t status)
+{
+	(void)c;
+	(void)status;
+	fail_msg("client_complete without an event loop");
+}
+
+void **engine_shared(struct client *c)
+{
+	(void)c;
+	fail_msg("engine_shared without an event loop");
+	return NULL;
+}
+
+int engine_watch(struct client *c, struct source *src)
+{
+	(void)c;
+	(void)src;
+	fail_msg("engine_watch without an event loop");
+	return -1;
+}
+
+void source_unwatch(struct source *src)
+{
+	(void)src;
+	fail_msg("source_unwatch without an event loop");
+}
+#endif
+
 #define NHANDLES 8
 
 struct fixture {
@@ -72,7 +106,24 @@ static int client_setup(struct fixture *fx, struct client *c, int id)
 	return fileio_backend.setup(c);
 }
 
+/* The fixture, with fileio's --ioengine set to ioengine (NULL: not set,
+ * the psync path). */
+static int setup_engine(void **state, const char *ioengine);
+
 static int setup(void **state)
+{
+	return setup_engine(state, NULL);
+}
+
+#ifdef HAVE_LIBURING
+/* The same, the data path through io_uring (--ioengine io_uring). */
+static int setup_uring(void **state)
+{
+	return setup_engine(state, "io_uring");
+}
+#endif
+
+static int setup_engine(void **state, const char *ioengine)
 {
 	struct fixture *fx = calloc(1, sizeof(*fx));
 
@@ -85,9 +136,20 @@ static int setup(void **state)
 	fx->be_opt = calloc(1, fileio_backend.options_size);
 	if (!fx->be_opt)
 		return -1;
-	for (const struct backend_option *o = fileio_backend.options; o->name; o++)
+	for (const struct backend_option *o = fileio_backend.options; o->name; o++) {
 		if (o->type == BOPT_DIRECTORY)
 			*(const char **)((char *)fx->be_opt + o->offset) = fx->dir;
+		if (ioengine && strcmp(o->name, "ioengine") == 0)
+			*(const char **)((char *)fx->be_opt + o->offset) = ioengine;
+	}
+	if (ioengine) {
+		char why[200];
+		const struct backend *be = fileio_backend.variant(fx->be_opt, why, sizeof(why));
+
+		/* the variant: the same calls, asynchronous on an event loop */
+		if (!be || !(be->flags & BACKEND_ASYNC) || be->setup != fileio_backend.setup)
+			return -1;
+	}
 	fx->opt.nclients = 2;
 	fx->prog.nhandles = NHANDLES;
 	/* fileio opens the target in the parent; the tests' own files are
@@ -435,6 +497,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_directories, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_path_statuses, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_handles, setup, teardown),
+#ifdef HAVE_LIBURING
+		cmocka_unit_test_setup_teardown(test_handles, setup_uring, teardown),
+		cmocka_unit_test_setup_teardown(test_dispositions, setup_uring, teardown),
+#endif
 		cmocka_unit_test_setup_teardown(test_locks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_find_first, setup, teardown),
 	};
