@@ -18,12 +18,24 @@
 #   ops/s        the report's Operations line;
 #   client us/op the client processes' user+system CPU per op, all phases
 #                (the report's "Client CPU" line);
+#   server us/op tbench_srv's user+system CPU per op (its processes, a
+#                connection each, reaped after the run; tbench only);
 #   cs/op        context switches (voluntary + involuntary) of dbench and
 #                its clients per op, all phases (/usr/bin/time's %w + %c);
-#   RSS, PSS/client  the client processes' resident and proportional set
-#                size (smaps_rollup), summed in the middle of the window,
-#                per client;
+#   RSS, PSS, USS/client  the client processes' resident, proportional
+#                and private (Private_Clean + Private_Dirty) set size from
+#                smaps_rollup, summed over the run's client processes (the
+#                dbench children of its dbench, found in the process tree)
+#                in the middle of the window, divided by the clients.  RSS
+#                counts the pages a process shares (the compiled loadfile,
+#                shared with the parent; libc) once for each process; PSS
+#                splits them among their sharers; USS leaves them out.  An
+#                engine process's figures include its fixed part (the
+#                loadfile's pages it touched, the process's buffers): the
+#                memory each further client adds is the slope, SLOPE=1;
 #   mismatches   the report's count.
+#   SLOPE=1      then runs one engine process of 64 and of 512 clients and
+#                prints the RSS, PSS and USS each further client adds.
 # The issue's targets: tbench 256 clients in 2 processes >= 1.3x the ops/s
 # of 256 processes at <= 0.45x their client CPU per op; NFSv3 64 clients in
 # 2 processes >= 1.0x at <= 0.6x; 1,000 clients with 0 mismatches.
@@ -89,39 +101,121 @@ fi
 echo "target $TARGET, $CLIENTS clients, loadfile $LOADFILE, -t $SECS, no warmup, $ROUNDS rounds"
 echo "$(nproc) CPUs: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-); load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-# memory PATTERN: sum of the client processes' Rss and Pss (kB) now: the
-# dbench processes whose parent is a dbench whose command line ends with
-# PATTERN
+# clients TOP: the client processes of the run under pid TOP (its
+# /usr/bin/time): the dbench processes whose parent is a dbench, found in
+# the process tree below TOP (not by command line: two runs' lines differ
+# only in numbers).
+clients() {
+	ps -e -o pid=,ppid=,comm= | awk -v top="$1" '
+		{ par[$1] = $2; comm[$1] = $3 }
+		END {
+			for (p in par) {
+				if (comm[p] != "dbench" || comm[par[p]] != "dbench")
+					continue
+				for (q = par[p]; q in par && q != top && q > 1; q = par[q])
+					;
+				if (q == top)
+					print p
+			}
+		}'
+}
+
+# memory PID...: the processes' summed Rss, Pss and private (Private_Clean
+# + Private_Dirty: USS) memory in kB, from smaps_rollup, read by one awk.
+# Rss counts every shared page (the compiled loadfile the clients share
+# with the parent, libc) once a process; Pss splits shared pages among
+# their sharers; USS is the memory that would go with the process.
 memory() {
-	local pid rss=0 pss=0 r p
-	for pid in $(ps -e -o pid=,ppid=,comm=,args= | awk -v pat="$1" '
-		{ comm[$1] = $3; par[$1] = $2; a = $0; sub(/^ *[0-9]+ +[0-9]+ +[^ ]+ +/, "", a); args[$1] = a }
-		END { for (p in comm) if (comm[p] == "dbench" && comm[par[p]] == "dbench" && args[par[p]] ~ pat) print p }'); do
-		r=$(awk '/^Rss:/ { print $2 }' "/proc/$pid/smaps_rollup" 2>/dev/null || echo 0)
-		p=$(awk '/^Pss:/ { print $2 }' "/proc/$pid/smaps_rollup" 2>/dev/null || echo 0)
-		rss=$((rss + ${r:-0}))
-		pss=$((pss + ${p:-0}))
+	printf '%s\n' "$@" | awk '
+		{
+			f = "/proc/" $1 "/smaps_rollup"	# a process gone: skipped
+			while ((getline line < f) > 0) {
+				split(line, w, " ")
+				if (w[1] == "Rss:") r += w[2]
+				else if (w[1] == "Pss:") p += w[2]
+				else if (w[1] == "Private_Clean:" || w[1] == "Private_Dirty:") u += w[2]
+			}
+			close(f)
+		}
+		END { printf "%d %d %d\n", r, p, u }'
+}
+
+# sample TOP OUT: the memory of the run's client processes and how many
+# there are, sampled once a second from the release (OUT's "releasing
+# clients") to half-time: the sample that found the most of them.  The
+# caller runs it as a real-time process where it may (root; `prioritize`):
+# with 256 busy client processes and as many tbench_srv ones on 2 CPUs, a
+# sampler at the default priority (or nice -10) gets a few thousandths of
+# a CPU and saw the processes only after they had exited (0 kB).  A sample
+# takes a few milliseconds of CPU.
+prioritize() {
+	chrt -f -p 1 "$BASHPID" >/dev/null 2>&1 || renice -n -10 -p "$BASHPID" >/dev/null 2>&1 || true
+}
+
+sample() {
+	local pids best="0 0 0 0" m i
+	until grep -q "^releasing clients" "$2" 2>/dev/null; do
+		kill -0 "$1" 2>/dev/null || { echo "$best"; return; }
+		sleep 0.05
 	done
-	echo "$rss $pss"
+	# from the 2nd second to half-time, once a second: the sample that
+	# found the most processes (a late one may find them leaving)
+	for ((i = 1; i <= (SECS + 1) / 2; i++)); do
+		sleep 1
+		pids=$(clients "$1")
+		# shellcheck disable=SC2086 # one pid a word
+		m="$(memory $pids) $(wc -w <<<"$pids")"
+		if [ "${m##* }" -gt "${best##* }" ] || { [ "${m##* }" -eq "${best##* }" ] &&
+			[ "${m%% *}" -gt "${best%% *}" ]; }; then
+			best=$m
+		fi
+	done
+	echo "$best"
 }
 
 # run LABEL NPROCS CPP [OPTION...] ROUND: one run, a row in $W/rows
+# srv_cpu: tbench_srv's CPU time in clock ticks, its reaped children's
+# (a process a connection) included; 0 for nfs (ganesha is not measured).
+srv_cpu() {
+	if [ -n "$SRV_PID" ]; then
+		awk '{ print $14 + $15 + $16 + $17 }' "/proc/$SRV_PID/stat"
+	else
+		echo 0
+	fi
+}
+
+# srv_reaped: wait (at most 10 s) until tbench_srv has reaped the
+# processes of the run's connections, so that their CPU time is counted.
+srv_reaped() {
+	local i
+	[ -n "$SRV_PID" ] || return 0
+	for ((i = 0; i < 200; i++)); do
+		[ -z "$(ps -o pid= --ppid "$SRV_PID")" ] && return 0
+		sleep 0.05
+	done
+}
+
 run() {
-	local label=$1 np=$2 cpp=$3 round=${!#} out=$W/out tpid mem
+	local label=$1 np=$2 cpp=$3 round=${!#} out=$W/out tpid mem srv0 srv1
 	local extra=("${@:4:$#-4}")
 
+	srv_reaped
+	srv0=$(srv_cpu)
+	: >"$out"	# the sampler must not see the last run's "releasing clients"
 	"${EXEC[@]}" /usr/bin/time -f "TIME %w %c" -o "$W/time" "${RUN[@]}" "${extra[@]}" \
 		--clients-per-process "$cpp" -t "$SECS" --warmup 0 "$np" >"$out" 2>&1 &
 	tpid=$!
-	sleep 0.2
-	until grep -q "^releasing clients" "$out" 2>/dev/null; do
-		kill -0 "$tpid" 2>/dev/null || break
-		sleep 0.05
-	done
-	sleep "$((SECS / 2))"
-	mem=$(memory "clients-per-process $cpp -t $SECS --warmup 0 $np\$")
+	(
+		prioritize
+		sample "$tpid" "$out" >"$W/mem"
+	) &
 	wait "$tpid" || true
-	awk -v label="$label" -v r="$round" -v n="$CLIENTS" -v mem="$mem" '
+	wait $! || true
+	mem=$(cat "$W/mem")
+	srv_reaped
+	srv1=$(srv_cpu)
+	awk -v label="$label" -v r="$round" -v n="$CLIENTS" -v mem="$mem" -v srv="$((srv1 - srv0))" \
+		-v hz="$(getconf CLK_TCK)" '
 		/^TIME / { cs = $2 + $3 }
 		/^Client CPU:/ { cu = $4; cs_ = $7; allops = $10 }
 		/^Operations / { rate = $6; sub(/^\(/, "", rate) }
@@ -129,12 +223,12 @@ run() {
 		END {
 			split(mem, m, " ")
 			if (!allops || !rate) { printf "%s %d failed\n", label, r; exit }
-			printf "%s %d %.1f %.2f %.3f %.1f %.1f %s\n", label, r, rate, (cu + cs_) / allops * 1e6,
-				cs / allops, m[1] / n, m[2] / n, mm
+			printf "%s %d %.1f %.2f %.3f %.1f %.1f %.1f %s %d %.2f\n", label, r, rate, (cu + cs_) / allops * 1e6,
+				cs / allops, m[1] / n, m[2] / n, m[3] / n, mm, m[4], srv / hz / allops * 1e6
 		}' "$out" "$W/time" >>"$W/rows"
 	tail -n 1 "$W/rows" | awk '$3 == "failed" { printf "   %-7s round %d: FAILED\n", $1, $2; exit }
-		{ printf "   %-7s round %d: %9.1f ops/s  client %6.2f us/op  %6.3f cs/op  RSS %7.1f kB/client  PSS %7.1f kB/client  %s mismatches\n",
-			$1, $2, $3, $4, $5, $6, $7, $8 }'
+		{ printf "   %-7s round %d: %9.1f ops/s  client %6.2f us/op  server %6.2f us/op  %6.3f cs/op  RSS %6.1f PSS %6.1f USS %6.1f kB/client (%d processes sampled)  %s mismatches\n",
+			$1, $2, $3, $4, $11, $5, $6, $7, $8, $10, $9 }'
 	if ! grep -q ", 0 mismatches," "$out" || grep -q "failed" "$out"; then
 		grep -E "mismatch|failed|cannot|error" "$out" | head -5 | sed 's/^/     /'  || true
 	fi
@@ -150,25 +244,50 @@ done
 
 echo
 echo "== medians over $ROUNDS rounds; load after: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf "   %-7s %10s %10s %8s %12s %12s %8s %8s\n" variant "ops/s" "client us" "cs/op" "RSS kB/cl" "PSS kB/cl" "x ops" "x CPU"
-for v in "${VARIANTS[@]}"; do
-	read -r label _ <<<"$v"
-	awk -v l="$label" '$1 == l && $3 != "failed" { print $3, $4, $5, $6, $7 }' "$W/rows"
-done >/dev/null
+printf "   %-7s %10s %10s %10s %8s %10s %10s %10s %8s %8s\n" variant "ops/s" "client us" "server us" "cs/op" "RSS kB/cl" "PSS kB/cl" "USS kB/cl" "x ops" "x CPU"
 awk -v labels="$(for v in "${VARIANTS[@]}"; do read -r l _ <<<"$v"; printf '%s ' "$l"; done)" '
 	function median(a, k,   i, j, t) {
 		for (i = 2; i <= k; i++)
 			for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
 		return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
 	}
-	$3 != "failed" { k = ++cnt[$1]; for (f = 3; f <= 7; f++) v[$1, f, k] = $f }
+	$3 != "failed" { k = ++cnt[$1]; for (f = 3; f <= 11; f++) v[$1, f, k] = $f }
 	END {
 		nl = split(labels, L, " ")
 		for (i = 1; i <= nl; i++) {
 			l = L[i]; k = cnt[l]
 			if (!k) { printf "   %-7s failed\n", l; continue }
-			for (f = 3; f <= 7; f++) { delete a; for (j = 1; j <= k; j++) a[j] = v[l, f, j]; med[l, f] = median(a, k) }
-			printf "   %-7s %10.1f %10.2f %8.3f %12.1f %12.1f %8.2f %8.2f\n", l, med[l, 3], med[l, 4], med[l, 5],
-				med[l, 6], med[l, 7], med[l, 3] / med[L[1], 3], med[l, 4] / med[L[1], 4]
+			for (f = 3; f <= 11; f++) { delete a; for (j = 1; j <= k; j++) a[j] = v[l, f, j]; med[l, f] = median(a, k) }
+			printf "   %-7s %10.1f %10.2f %10.2f %8.3f %10.1f %10.1f %10.1f %8.2f %8.2f\n", l, med[l, 3], med[l, 4],
+				med[l, 11], med[l, 5], med[l, 6], med[l, 7], med[l, 8], med[l, 3] / med[L[1], 3],
+				med[l, 4] / med[L[1], 4]
 		}
 	}' "$W/rows"
+
+# The memory each further client of an engine process adds: one process of
+# LO and of HI clients (-t SECS), sampled as above; the slope between them.
+if [ "${SLOPE:-0}" = 1 ]; then
+	LO=64 HI=512
+	for n in "$LO" "$HI"; do
+		: >"$W/out"
+		"${EXEC[@]}" "${RUN[@]}" --clients-per-process "$n" -t "$SECS" --warmup 0 1 >"$W/out" 2>&1 &
+		tpid=$!
+		(
+			prioritize
+			sample "$tpid" "$W/out" >"$W/mem.$n"
+		) &
+		wait "$tpid" || true
+		wait $! || true
+	done
+	echo
+	read -r r1 p1 u1 n1 <"$W/mem.$LO"
+	read -r r2 p2 u2 n2 <"$W/mem.$HI"
+	if [ "$n1" = 1 ] && [ "$n2" = 1 ] && [ "$r1" -gt 0 ] && [ "$r2" -gt 0 ]; then
+		awk -v r1="$r1" -v p1="$p1" -v u1="$u1" -v r2="$r2" -v p2="$p2" -v u2="$u2" -v lo="$LO" -v hi="$HI" 'BEGIN {
+			printf "== one engine process, %d -> %d clients: RSS %d -> %d kB, PSS %d -> %d kB, USS %d -> %d kB\n", lo, hi, r1, r2, p1, p2, u1, u2
+			printf "   each further client: RSS %.2f kB, PSS %.2f kB, USS %.2f kB\n", (r2 - r1) / (hi - lo), (p2 - p1) / (hi - lo), (u2 - u1) / (hi - lo)
+		}'
+	else
+		echo "== slope: the client process was not sampled (found $n1 and $n2, $r1 and $r2 kB)"
+	fi
+fi

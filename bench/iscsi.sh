@@ -6,6 +6,7 @@
 #
 #   bench/iscsi.sh [DBENCH]       DBENCH defaults to build/src/dbench
 #   SECS=10 INFLIGHT="4 16 32" REPS=3 bench/iscsi.sh
+#   VARIANTS="a e" bench/iscsi.sh   only iscsi-perf and --iodepth
 #
 # For each N (commands in flight), each round runs, in this order:
 #   A  iscsi-perf -m N -b 8 -r: one session, N requests queued on it;
@@ -15,10 +16,12 @@
 #   C  the same with a session a client (--iscsi-session client, the
 #      default);
 #   D  dbench, N processes of one client each (a process per command in
-#      flight, as before the event loop).
+#      flight, as before the event loop);
+#   E  dbench, one client keeping N commands in flight (--iodepth N 1):
+#      one process, one session, one interpreter, as iscsi-perf.
 # dbench's clients run loadfiles/iscsi-randread.load (READ10 */8 8: a
 # random 4 KiB-aligned LBA anywhere on the LUN), each with one READ10 in
-# flight.  The LUN is a 1 GiB file on a tmpfs, so the target serves from
+# flight (E: N in flight).  The LUN is a 1 GiB file on a tmpfs, so the target serves from
 # memory.  The rounds alternate (A B C D A B C D ...); the table gives each
 # one's median IOPS, dbench's ratios to A, and each one's client CPU per
 # I/O (user + system of the initiator processes over their whole run:
@@ -92,24 +95,30 @@ echo "4 KiB random reads (READ10, 8 x 512-byte blocks) from a 1 GiB tgtd LUN on 
 echo "tgtd $(tgtd --version 2>/dev/null | head -1), $(iscsi-perf 2>&1 | grep -o 'iscsi-perf version [0-9.]*'); $(nproc) CPUs: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
 echo "load before: $(uptime)"
 echo "A: iscsi-perf -m N (1 session); B: dbench 1 process x N clients, 1 shared session;"
-echo "C: dbench 1 process x N clients, a session each; D: dbench N processes"
-printf "\n%9s  %8s %8s %8s %8s  %6s %6s %6s  %7s %7s %7s %7s\n" "in flight" "A IOPS" "B IOPS" "C IOPS" "D IOPS" \
-	"B/A" "C/A" "D/A" "A us/IO" "B us/IO" "C us/IO" "D us/IO"
+echo "C: dbench 1 process x N clients, a session each; D: dbench N processes;"
+echo "E: dbench 1 client, --iodepth N (VARIANTS=\"a e\" runs only A and E)"
+VARIANTS=${VARIANTS:-a b c d e}
+printf "\n%9s  %8s %8s %8s %8s %8s  %6s %6s %6s %6s  %7s %7s %7s %7s %7s\n" "in flight" "A IOPS" "B IOPS" \
+	"C IOPS" "D IOPS" "E IOPS" "B/A" "C/A" "D/A" "E/A" "A us/IO" "B us/IO" "C us/IO" "D us/IO" "E us/IO"
+on() { [[ " $VARIANTS " == *" $1 "* ]]; }
+ratio() { if [ -s "$W/$1" ] && [ -s "$W/a" ]; then echo "$(col "$1" 1) / $(col a 1)" | bc -l; else echo 0; fi; }
+cell() { if [ -s "$W/$1" ]; then col "$1" "$2"; else echo 0; fi; }
 for n in $INFLIGHT; do
-	for f in a b c d; do : >"$W/$f"; done
+	for f in a b c d e; do : >"$W/$f"; done
 	for (( r = 0; r < REPS; r++ )); do
-		run_perf "$n" >>"$W/a"
-		run_dbench --clients-per-process "$n" --iscsi-session shared 1 >>"$W/b"
-		run_dbench --clients-per-process "$n" 1 >>"$W/c"
-		run_dbench "$n" >>"$W/d"
+		on a && run_perf "$n" >>"$W/a"
+		on b && run_dbench --clients-per-process "$n" --iscsi-session shared 1 >>"$W/b"
+		on c && run_dbench --clients-per-process "$n" 1 >>"$W/c"
+		on d && run_dbench "$n" >>"$W/d"
+		on e && run_dbench --iodepth "$n" 1 >>"$W/e"
 	done
-	for f in a b c d; do
+	for f in a b c d e; do
 		echo "raw $n $f: IOPS $(cut -d' ' -f1 "$W/$f" | tr '\n' ' ')us/IO $(cut -d' ' -f2 "$W/$f" | tr '\n' ' ')"
 	done >&2
-	a=$(col a 1) b=$(col b 1) c=$(col c 1) d=$(col d 1)
-	printf "%9d  %8.0f %8.0f %8.0f %8.0f  %6.2f %6.2f %6.2f  %7.1f %7.1f %7.1f %7.1f\n" "$n" "$a" "$b" "$c" "$d" \
-		"$(echo "$b / $a" | bc -l)" "$(echo "$c / $a" | bc -l)" "$(echo "$d / $a" | bc -l)" \
-		"$(col a 2)" "$(col b 2)" "$(col c 2)" "$(col d 2)"
+	printf "%9d  %8.0f %8.0f %8.0f %8.0f %8.0f  %6.2f %6.2f %6.2f %6.2f  %7.1f %7.1f %7.1f %7.1f %7.1f\n" "$n" \
+		"$(cell a 1)" "$(cell b 1)" "$(cell c 1)" "$(cell d 1)" "$(cell e 1)" \
+		"$(ratio b)" "$(ratio c)" "$(ratio d)" "$(ratio e)" \
+		"$(cell a 2)" "$(cell b 2)" "$(cell c 2)" "$(cell d 2)" "$(cell e 2)"
 done
 echo
 echo "load after: $(uptime)"

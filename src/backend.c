@@ -131,6 +131,11 @@ int backend_check(const struct backend *be, char *why, size_t whylen)
 			 be->name);
 		return -1;
 	}
+	if (be->queueable && !(be->flags & BACKEND_ASYNC)) {
+		snprintf(why, whylen, "the %s backend has a queue (queueable) but is not asynchronous (BACKEND_ASYNC)",
+			 be->name);
+		return -1;
+	}
 	if ((be->flags & BACKEND_FILES) && be->options_size < sizeof(struct nb_options)) {
 		snprintf(why, whylen, "the %s backend takes the file options, but its option block is smaller than struct nb_options",
 			 be->name);
@@ -462,6 +467,10 @@ static void print_traits(FILE *out, const struct entry *e)
 			sep = ", ";
 		}
 	}
+	if (e->be->queueable) {
+		fprintf(out, "%squeue: --iodepth", sep);
+		sep = ", ";
+	}
 	if (e->be == &fileio_backend || e->be == &sockio_backend) {
 		fprintf(out, "%s%s's default", sep, e->be == &fileio_backend ? "dbench" : "tbench");
 		sep = ", ";
@@ -499,6 +508,19 @@ void backend_print_help(FILE *out)
 	module_each_built(print_not_installed, out);
 	fprintf(out, "Modules (" MODULE_PREFIX "NAME" MODULE_SUFFIX ") are looked for in %s%s\n", module_path(),
 		module_path_from_env() ? " ($DBENCH_MODULE_PATH)" : " (set DBENCH_MODULE_PATH to change)");
+}
+
+void backend_queue_names(char *buf, size_t len)
+{
+	size_t n = 0;
+
+	backend_load_all();
+	buf[0] = '\0';
+	for (size_t i = 0; i < nentries && n < len; i++)
+		if (entries[i].be && entries[i].be->queueable)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", entries[i].name);
+	if (!buf[0])
+		snprintf(buf, len, "none installed");
 }
 
 const char *backend_directory(const struct backend *be, const void *be_opt)

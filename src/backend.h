@@ -46,6 +46,7 @@ struct shared;
 struct backend;
 struct options;
 struct engine;
+struct client_io;
 
 /*
  * A client, as the core runs it.  A backend reads who the client is (id,
@@ -116,6 +117,15 @@ struct client {
 	uint32_t engine_state;	/* the core's: runnable, waiting, pending, finished */
 	uint32_t heap_index;	/* the core's: place in the engine's timer heap */
 
+	/* A queue (--iodepth, "a queue" below). */
+	uint32_t iodepth;	/* ops this client may keep in flight (1: one) */
+	uint32_t tag;		/* the op being submitted: its place in the queue,
+				   0 .. iodepth - 1, until client_complete_io(tag) */
+	uint32_t inflight;	/* the core's: ops in flight (with iodepth > 1) */
+	int drain;		/* the core's: blocked until none is in flight (a
+				   barrier), not only until one completes */
+	struct client_io *io;	/* the core's: the ops in flight, iodepth of them */
+
 	char error[256];	/* why the client failed */
 };
 
@@ -173,11 +183,13 @@ struct run_info {
  * field changes; a module built against another interface (or with other
  * struct sizes) is refused with one line, before anything else in it is
  * read. */
-#define BACKEND_INTERFACE 5	/* 2: struct backend gained why_unsupported;
+#define BACKEND_INTERFACE 6	/* 2: struct backend gained why_unsupported;
 				   3: check_program;
 				   4: backends own their option blocks; run_info, not struct options;
 				   5: the asynchronous form (STATUS_PENDING, sources, expire,
-				   submit); c->path[] point to buffers sized for the loadfile */
+				   submit); c->path[] point to buffers sized for the loadfile;
+				   6: a queue (queueable, client_complete_io, --iodepth);
+				   struct source gained commit (source_commit) */
 
 struct backend_abi {
 	uint32_t interface;	/* BACKEND_INTERFACE */
@@ -241,14 +253,18 @@ enum backend_flags {
  *               change), and removes it with source_unwatch() (teardown).
  *               When the descriptor is ready the engine calls ready(): the
  *               backend services it (reads replies, rpc_service(),
- *               iscsi_service()) and completes what finished.
+ *               iscsi_service()) and completes what finished.  A source
+ *               several clients share may leave their requests queued and
+ *               call source_commit(): the engine calls its commit() once
+ *               before it waits again, and one write carries the lot.
  *
  *   completion  the backend sets c->bytes and calls client_complete(c,
  *               status): STATUS_FATAL (with c->error) stops the client.
  *               The op's latency runs from before submit to this call; the
  *               core checks the status, records the op and moves the
  *               client on, as after a synchronous handler.  A client has
- *               one op pending at a time.
+ *               one op pending at a time (more with a queue, below:
+ *               client_complete_io).
  *
  *   expire      c->deadline_ns, set by submit (0: none): if the op is
  *               still pending then, or when the run gives up on it (the
@@ -257,6 +273,20 @@ enum backend_flags {
  *               still reach the client (close the client's connection,
  *               cancel the call) and may say why in c->error; the engine
  *               then fails the client.  Required with BACKEND_ASYNC.
+ *
+ * A queue.  A backend that also has the queueable hook lets one client
+ * keep up to --iodepth N ops in flight (fio's iodepth): the interpreter
+ * submits the next op before the last one completed when, and only when,
+ * queueable(c, op) says the op (prepared: c->num, c->path) may run beside
+ * those in flight: an op of a kind the target can queue (iscsi: READ and
+ * WRITE) and independent of them (no overlap that would order them).
+ * Anything else is a barrier: the core waits until none of the client's
+ * ops is in flight, then submits it; so are SLEEP, WAITSP, SETSP, an op
+ * paced for later and the end of a pass, so that the loadfile means what
+ * it means at depth 1.  The core sets c->tag (0 .. c->iodepth - 1) before
+ * each submit; the backend completes that op with client_complete_io(c,
+ * tag, status, bytes), in any order.  expire(c) then gives up on all of c's
+ * ops in flight.  With --iodepth 1 (the default) nothing of this runs.
  *
  * A process's clients may share state (one connection for all, as a real
  * initiator multiplexes): engine_shared() is one pointer per process the
@@ -273,8 +303,13 @@ struct source {
 	 * EPOLLHUP): service it and complete the ops that finished. */
 	void (*ready)(struct source *src, uint32_t revents);
 	void *arg;		/* the backend's: whose source it is */
+	/* Optional: send what the clients queued on src since the last call
+	 * (source_commit asked for it). */
+	void (*commit)(struct source *src);
 	struct engine *engine;	/* the core's: the loop it is registered with */
 	uint32_t armed;		/* the core's: the events epoll waits for */
+	bool to_commit;		/* the core's: on the loop's commit list */
+	struct source *next_commit; /* the core's: that list */
 };
 
 /* Register src (fd, events, ready, arg filled) with c's event loop;
@@ -284,8 +319,16 @@ int engine_watch(struct client *c, struct source *src);
 void source_want(struct source *src, uint32_t events);
 /* Stop watching src (before its descriptor is closed). */
 void source_unwatch(struct source *src);
+/* A client queued a request on src and left it unsent: the loop calls
+ * src->commit() once before it next waits, after every runnable client
+ * has run, so that the requests of the clients sharing src leave together
+ * (fio's queue, then commit). */
+void source_commit(struct source *src);
 /* The pending op of c is over: status and c->bytes, as a handler returns. */
 void client_complete(struct client *c, uint32_t status);
+/* The op submitted with c->tag == tag is over, with status and bytes
+ * moved (a queue: any order; also right at depth 1). */
+void client_complete_io(struct client *c, uint32_t tag, uint32_t status, uint64_t bytes);
 /* The process's pointer for state its clients share (the backend's: made
  * by a client's setup, freed by the last teardown). */
 void **engine_shared(struct client *c);
@@ -303,6 +346,7 @@ void **engine_shared(struct client *c);
  *   setup     each client, before the release (and the final cleanup's)
  *   op[id]    each client, the loadfile's ops
  *   remove_tree, exists   each client: its trees before and after the run
+ *   queueable with --iodepth > 1: may the client's next op start now
  *   expire    an asynchronous client's op that will not complete
  *   teardown  each client, at the end
  * A client reaches its backend's state through c->priv (set by setup) and
@@ -356,14 +400,22 @@ struct backend {
 	 * NAME backend".  Asked in the parent, after the options are parsed. */
 	const char *(*why_unsupported)(int id);
 	/* BACKEND_ASYNC: give up on c's pending op (its deadline passed, or
-	 * the run gives up on it): nothing of it may reach c afterwards; say
-	 * why in c->error.  See "the asynchronous form" above. */
+	 * the run gives up on it; with a queue, on all of c's ops in flight):
+	 * nothing of them may reach c afterwards; say why in c->error.  See
+	 * "the asynchronous form" above. */
 	void (*expire)(struct client *c);
 	/* BACKEND_ASYNC, optional: with c->engine set the core calls submit
 	 * for every op instead of op[id] (a backend that runs its blocking
 	 * handlers on a stack of their own: fiber.h); NULL: op[id] itself may
 	 * return STATUS_PENDING. */
 	uint32_t (*submit)(struct client *c, const struct op *op);
+	/* BACKEND_ASYNC, optional: the backend offers a queue (--iodepth; see
+	 * "a queue" above).  With ops of c in flight: may op, prepared in
+	 * c->num and c->path, start beside them?  1 only for an op the target
+	 * queues and that is independent of those in flight; 0: the core
+	 * waits until none is in flight, then submits it.  NULL: no queue,
+	 * --iodepth > 1 is refused. */
+	int (*queueable)(struct client *c, const struct op *op);
 	/* Handlers, indexed by op id; NULL where the backend lacks the op
 	 * (a loadfile using it is refused at load time).  With c->engine set,
 	 * a BACKEND_ASYNC backend's handler may return STATUS_PENDING. */
@@ -403,6 +455,10 @@ const char *backend_default(int as_tbench);
 /* Print --help's list of backends (name, description, traits, module
  * path, modules that failed to load) and where modules are looked for. */
 void backend_print_help(FILE *out);
+
+/* The names of the backends with a queue (--iodepth), loaded or loadable:
+ * "iscsi", "a, b", or "none installed". */
+void backend_queue_names(char *buf, size_t len);
 
 /* Does the table have what the core relies on (the required hooks, an op,
  * options within the block, ...)?  0, or -1 with one line in why naming

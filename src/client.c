@@ -74,12 +74,17 @@ void client_init(struct client *c, int id, const struct options *opt, const stru
 	c->path[0] = path_buffers(c);
 	for (int i = 1; i < MAX_PATHS; i++)
 		c->path[i] = c->path[i - 1] + c->path_size;
+	c->iodepth = opt->iodepth > 1 ? (uint32_t)opt->iodepth : 1;
+	if (c->iodepth > 1)
+		c->io = xcalloc(c->iodepth, sizeof(*c->io));
 }
 
 void client_release(struct client *c)
 {
 	free(c->path[0]);
 	memset(c->path, 0, sizeof(c->path));
+	free(c->io);
+	c->io = NULL;
 }
 
 /* A random string may hold '/', '\\', "." and "..": the part of the
@@ -283,13 +288,26 @@ static void fatal_context(struct client *c, const struct op *op)
 		 op_info[op->id].name, op->npaths ? " " : "", op->npaths ? c->path[0] : "");
 }
 
+/* Check the status of op (not STATUS_FATAL; c->bytes, c->sched_ns and
+ * c->num[3] are the op's) and record it. */
+static inline void check_record(struct client *c, const struct op *op, uint64_t t0, uint64_t t1,
+				uint32_t status)
+{
+	bool ok, size_bad;
+
+	ok = status_matches(&op->expect, op_info[op->id].domain, status);
+	size_bad = ok && size_mismatch(c, op, status);
+	record(c, op, t0, t1, !ok || size_bad, !status_is_success(op_info[op->id].domain, status));
+	if (!ok || size_bad)
+		report_mismatch(c, op, status, size_bad);
+	c->rate_bytes += c->bytes;
+}
+
 /* The op c->op started at t0 is over at t1 with status: check it and
  * record it.  -1 if the client cannot go on (STATUS_FATAL). */
 static inline int finish_op(struct client *c, const struct op *op, uint64_t t0, uint64_t t1,
 			    uint32_t status)
 {
-	bool ok, size_bad;
-
 	c->last_t1 = t1;
 	slot_op_end(c->slot);
 	c->prepared = 0;
@@ -299,13 +317,121 @@ static inline int finish_op(struct client *c, const struct op *op, uint64_t t0, 
 		fatal_context(c, op);
 		return -1;
 	}
-	ok = status_matches(&op->expect, op_info[op->id].domain, status);
-	size_bad = ok && size_mismatch(c, op, status);
-	record(c, op, t0, t1, !ok || size_bad, !status_is_success(op_info[op->id].domain, status));
-	if (!ok || size_bad)
-		report_mismatch(c, op, status, size_bad);
-	c->rate_bytes += c->bytes;
+	check_record(c, op, t0, t1, status);
 	return 0;
+}
+
+/* ---- a queue (--iodepth > 1) ---- */
+
+/* The slot shows the oldest op in flight (the parent's grace names it),
+ * and c->deadline_ns is the earliest deadline (the engine's expiry). */
+static void queue_oldest(struct client *c)
+{
+	const struct client_io *oldest = NULL;
+	uint64_t deadline = 0;
+
+	for (uint32_t i = 0; i < c->iodepth; i++) {
+		const struct client_io *io = &c->io[i];
+
+		if (!io->op)
+			continue;
+		if (!oldest || io->t0 < oldest->t0)
+			oldest = io;
+		if (io->deadline_ns && (!deadline || io->deadline_ns < deadline))
+			deadline = io->deadline_ns;
+	}
+	c->deadline_ns = deadline;
+	if (oldest)
+		slot_op_begin(c->slot, oldest->op->id, oldest->t0);
+	else
+		slot_op_end(c->slot);
+}
+
+/* Submit the prepared op with others in flight: 0 when it is in flight
+ * (or already done), -1 fatal. */
+static int queue_op(struct client *c, const struct op *op)
+{
+	uint32_t tag = 0, status;
+	struct client_io *io;
+	uint64_t t0;
+
+	while (c->io[tag].op)
+		tag++;		/* a free place: step() saw inflight < iodepth */
+	io = &c->io[tag];
+	c->bytes = 0;
+	c->op = op;
+	c->tag = tag;
+	c->deadline_ns = 0;
+	t0 = now_ns();
+	if (!c->inflight)
+		slot_op_begin(c->slot, op->id, t0);
+	status = c->be->op[op->id](c, op);
+	if (status != STATUS_PENDING) {
+		int rc;
+
+		if (c->failed)	/* an op in flight failed the client meanwhile */
+			return -1;
+		rc = finish_op(c, op, t0, now_ns(), status);
+		if (c->inflight)
+			queue_oldest(c);
+		return rc;
+	}
+	*io = (struct client_io){ .op = op, .t0 = t0, .sched_ns = c->sched_ns,
+				  .deadline_ns = c->deadline_ns, .want_bytes = c->num[3] };
+	c->inflight++;
+	c->prepared = 0;
+	c->last_t1 = t0;
+	if (c->inflight > 1)
+		queue_oldest(c);
+	return c->failed ? -1 : 0;
+}
+
+/* Forget the ops still in flight of a client that failed: the backend
+ * gives up on them (expire), and they are not counted, as the op that
+ * failed the client is not. */
+static void queue_drop(struct client *c)
+{
+	char error[sizeof(c->error)];
+
+	if (!c->inflight)
+		return;
+	memcpy(error, c->error, sizeof(error));
+	c->be->expire(c);
+	memcpy(c->error, error, sizeof(error));
+	memset(c->io, 0, c->iodepth * sizeof(*c->io));
+	c->inflight = 0;
+	slot_op_end(c->slot);
+}
+
+int client_resume_io(struct client *c, uint32_t tag, uint32_t status, uint64_t bytes, uint64_t t1)
+{
+	struct client_io *io = &c->io[tag];
+	const struct op *op = io->op;
+	/* c holds the op being prepared or submitted: put its fields back */
+	uint64_t c_bytes = c->bytes, c_sched = c->sched_ns;
+	int64_t c_want = c->num[3];
+
+	io->op = NULL;
+	c->inflight--;
+	if (status == STATUS_FATAL) {
+		if (!c->failed) {
+			if (!c->error[0])
+				snprintf(c->error, sizeof(c->error), "%s failed", op_info[op->id].name);
+			snprintf(c->error + strlen(c->error), sizeof(c->error) - strlen(c->error),
+				 " (%s:%u: %s)", c->prog->filename, op->line, op_info[op->id].name);
+		}
+		c->failed = 1;
+	} else {
+		c->bytes = bytes;
+		c->sched_ns = io->sched_ns;
+		c->num[3] = io->want_bytes;
+		check_record(c, op, io->t0, t1, status);
+		c->bytes = c_bytes;
+		c->sched_ns = c_sched;
+		c->num[3] = c_want;
+	}
+	queue_oldest(c);
+	return c->failed ? CLIENT_FINISHED : CLIENT_RAN;
 }
 
 /* Run the op: 0 done, -1 fatal, CLIENT_PENDING started (an asynchronous
@@ -321,6 +447,8 @@ static int run_op(struct client *c, const struct op *op)
 			 c->prog->filename, op->line, op_info[op->id].name);
 		return -1;
 	}
+	if (c->iodepth > 1 && c->engine)
+		return queue_op(c, op);
 	c->bytes = 0;
 	c->op = op;
 	t0 = now_ns();
@@ -377,6 +505,18 @@ static int step(struct client *c, uint64_t now)
 	const struct program *prog = c->prog;
 	const struct op *op = &prog->ops[c->pc];
 
+	if (c->inflight) {
+		/* a queue: room for one more, and no barrier before it */
+		if (c->inflight >= c->iodepth) {
+			c->drain = 0;
+			return CLIENT_BLOCKED;
+		}
+		if (!c->prepared &&
+		    (op->id == DIR_SLEEP || op->id == DIR_WAITSP || op->id == DIR_SETSP)) {
+			c->drain = 1;
+			return CLIENT_BLOCKED;
+		}
+	}
 	if (!c->prepared) {
 		prepare(c, op, now);
 		if (op->id == DIR_WAITSP && waitsp_blocked(c)) {
@@ -397,8 +537,15 @@ static int step(struct client *c, uint64_t now)
 			c->prepared = 0;
 			return 1;
 		}
-		if (c->due_ns)
-			return 1;
+		if (c->due_ns) {
+			/* paced for later: after the ops in flight */
+			c->drain = 1;
+			return c->inflight ? CLIENT_BLOCKED : 1;
+		}
+	}
+	if (c->inflight && op->id < OP_COUNT && !c->be->queueable(c, op)) {
+		c->drain = 1;
+		return CLIENT_BLOCKED;
 	}
 	c->prepared = 0;
 	c->due_ns = 0;
@@ -480,9 +627,11 @@ static int after_step(struct client *c, int rc, uint64_t now)
 	if (rc < 0) {
 		c->finished = 1;
 		c->failed = 1;
+		queue_drop(c);
 		return CLIENT_FINISHED;
 	}
-	if (rc == 0 && c->pc >= c->prog->nops && !next_pass(c, now)) {
+	/* (with ops in flight, the pass ends when they complete) */
+	if (rc == 0 && c->pc >= c->prog->nops && !c->inflight && !next_pass(c, now)) {
 		c->finished = 1;
 		return CLIENT_FINISHED;
 	}
@@ -496,12 +645,25 @@ int client_advance(struct client *c, uint64_t *nowp, const volatile int *local_s
 
 	if (c->finished)
 		return CLIENT_FINISHED;
+	if (c->failed) {	/* an op of its queue failed it */
+		c->finished = 1;
+		queue_drop(c);
+		return CLIENT_FINISHED;
+	}
 	if (*local_stop || region_stopping(c->sh) || now >= region_end(c->sh)) {
+		if (c->inflight) {	/* the run is over: they complete first */
+			c->drain = 1;
+			return CLIENT_BLOCKED;
+		}
 		c->finished = 1;
 		return CLIENT_FINISHED;
 	}
 	if (c->due_ns > now)
 		return CLIENT_WAITS;
+	if (c->pc >= c->prog->nops && c->inflight) {	/* the pass ends when they complete */
+		c->drain = 1;
+		return CLIENT_BLOCKED;
+	}
 	/* a SLEEP at the end of the loadfile is part of the pass: it ends
 	 * when the sleep is over */
 	if (c->pc >= c->prog->nops && !next_pass(c, now)) {
@@ -510,7 +672,7 @@ int client_advance(struct client *c, uint64_t *nowp, const volatile int *local_s
 	}
 	c->last_t1 = 0;
 	rc = step(c, now);
-	if (rc == CLIENT_PENDING)
+	if (rc == CLIENT_PENDING || rc == CLIENT_BLOCKED)
 		return rc;
 	if (c->last_t1)
 		*nowp = c->last_t1;
@@ -536,7 +698,20 @@ void client_give_up(struct client *c, uint64_t now, const char *why)
 	uint64_t lat = now > c->op_t0 ? now - c->op_t0 : 0;
 
 	/* as the parent counts an op in flight it killed (run.c) */
-	if (op && c->prog->statidx[op->id] >= 0) {
+	if (c->inflight) {
+		for (uint32_t i = 0; i < c->iodepth; i++) {
+			const struct client_io *io = &c->io[i];
+
+			if (!io->op || c->prog->statidx[io->op->id] < 0)
+				continue;
+			lat = now > io->t0 ? now - io->t0 : 0;
+			op_stats_add(&s->ops[c->prog->statidx[io->op->id]], lat, 0);
+			hist64_add(&s->every, lat);
+			slot_count(&s->ops_measured, 1);
+		}
+		memset(c->io, 0, c->iodepth * sizeof(*c->io));
+		c->inflight = 0;
+	} else if (op && c->prog->statidx[op->id] >= 0) {
 		op_stats_add(&s->ops[c->prog->statidx[op->id]], lat, 0);
 		hist64_add(&s->every, lat);
 		slot_count(&s->ops_measured, 1);

@@ -195,9 +195,10 @@ void client_process_main(int first, int count, const struct program *prog, const
 
 	for (int i = 0; i < count; i++)
 		client_init(&cl[i], first + i, &options, prog, be, be_opt, sh, options.seed);
-	/* an asynchronous backend's clients share one event loop (engine.c);
-	 * the others take turns, each op run to its end (run_clients) */
-	if ((be->flags & BACKEND_ASYNC) && count > 1) {
+	/* an asynchronous backend's clients share one event loop (engine.c),
+	 * as does a client with a queue (--iodepth); the others take turns,
+	 * each op run to its end (run_clients) */
+	if ((be->flags & BACKEND_ASYNC) && (count > 1 || options.iodepth > 1)) {
 		engine = engine_create(cl, count);
 		if (!engine) {
 			slot_fail(&cl[0], "cannot create the event loop (epoll_create1)");

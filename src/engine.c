@@ -9,7 +9,8 @@
  * A client is in one of four states: runnable (in the run queue), waiting
  * (in the timer heap until c->due_ns: pacing, SLEEP, WAITSP), pending (its
  * op in flight) or finished.  A pass of the loop advances each client that
- * was runnable when the pass began by one op, then waits in epoll for the
+ * was runnable when the pass began by one op, commits the sources they
+ * left requests queued on (source_commit), then waits in epoll for the
  * sources (not at all if a client is runnable, at most until the next due
  * client, at most 50 ms so that the stop flag is seen as promptly as the
  * synchronous loop sees it), dispatches the ready sources, moves the due
@@ -55,6 +56,7 @@ struct engine {
 	int heap_len;
 	int live;		/* clients not finished */
 	void *shared;		/* the backend's, for state the clients share */
+	struct source *commits;	/* sources to commit before the loop waits */
 };
 
 /* ---- the run queue and the timer heap ---- */
@@ -153,9 +155,24 @@ void source_unwatch(struct source *src)
 {
 	if (!src->engine)
 		return;
+	for (struct source **p = &src->engine->commits; src->to_commit && *p; p = &(*p)->next_commit)
+		if (*p == src) {
+			*p = src->next_commit;
+			src->to_commit = false;
+			break;
+		}
 	epoll_ctl(src->engine->epfd, EPOLL_CTL_DEL, src->fd, NULL);
 	src->engine = NULL;
 	src->armed = 0;
+}
+
+void source_commit(struct source *src)
+{
+	if (!src->engine || src->to_commit)
+		return;
+	src->to_commit = true;
+	src->next_commit = src->engine->commits;
+	src->engine->commits = src;
 }
 
 void **engine_shared(struct client *c)
@@ -176,6 +193,23 @@ void client_complete(struct client *c, uint32_t status)
 		return;
 	}
 	runq_push(e, c);
+}
+
+void client_complete_io(struct client *c, uint32_t tag, uint32_t status, uint64_t bytes)
+{
+	int rc;
+
+	if (c->iodepth == 1) {
+		c->bytes = bytes;
+		client_complete(c, status);
+		return;
+	}
+	if (c->engine_state == ES_FINISHED || tag >= c->iodepth || !c->io[tag].op)
+		return;		/* given up on already */
+	rc = client_resume_io(c, tag, status, bytes, now_ns());
+	/* blocked on a full queue: one completed; at a barrier: all did */
+	if (c->engine_state == ES_PENDING && (rc == CLIENT_FINISHED || !c->drain || !c->inflight))
+		runq_push(c->engine, c);
 }
 
 /* ---- the loop ---- */
@@ -251,11 +285,28 @@ static void give_up_pending(struct engine *e, uint64_t now, uint64_t over, uint6
 		struct client *c = &e->cl[i];
 		char why[sizeof(c->error)];
 
+		uint64_t t0 = c->op_t0;
+		const struct op *op = c->op;
+		char what[64];
+
 		if (c->engine_state != ES_PENDING)
 			continue;
+		snprintf(what, sizeof(what), "%s", op_info[op->id].name);
+		if (c->iodepth > 1) {
+			/* a queue: how many, and the oldest */
+			for (uint32_t k = 0, first = 1; k < c->iodepth; k++) {
+				if (c->io[k].op && (first || c->io[k].t0 < t0)) {
+					t0 = c->io[k].t0;
+					op = c->io[k].op;
+					first = 0;
+				}
+			}
+			snprintf(what, sizeof(what), "%u op%s (the oldest a %s)", c->inflight,
+				 c->inflight == 1 ? "" : "s", op_info[op->id].name);
+		}
 		snprintf(why, sizeof(why),
 			 "no progress for %llu s: %s in flight; given up %llu s after the end of the run (--grace %llu)",
-			 (unsigned long long)((now - c->op_t0) / NSEC_PER_SEC), op_info[c->op->id].name,
+			 (unsigned long long)((now - t0) / NSEC_PER_SEC), what,
 			 (unsigned long long)((now - over) / NSEC_PER_SEC),
 			 (unsigned long long)(grace_ns / NSEC_PER_SEC));
 		expire(e, c, now, why);
@@ -267,8 +318,12 @@ static void run_ready(struct engine *e, uint64_t *now, const volatile int *stop)
 {
 	for (int batch = e->rq_len; batch > 0; batch--) {
 		struct client *c = runq_pop(e);
+		int r = client_advance(c, now, stop);
 
-		switch (client_advance(c, now, stop)) {
+		/* a queue (--iodepth): fill it before waiting */
+		for (uint32_t more = 2 * c->iodepth + 16; r == CLIENT_RAN && c->inflight && more > 0; more--)
+			r = client_advance(c, now, stop);
+		switch (r) {
 		case CLIENT_RAN:
 			runq_push(e, c);
 			break;
@@ -276,6 +331,7 @@ static void run_ready(struct engine *e, uint64_t *now, const volatile int *stop)
 			heap_push(e, c);
 			break;
 		case CLIENT_PENDING:
+		case CLIENT_BLOCKED:
 			c->engine_state = ES_PENDING;
 			break;
 		default:
@@ -292,6 +348,13 @@ static void wait_events(struct engine *e, uint64_t now, uint64_t until)
 	struct timespec ts = { 0, 0 };
 	int n;
 
+	while (e->commits) {
+		struct source *src = e->commits;
+
+		e->commits = src->next_commit;
+		src->to_commit = false;
+		src->commit(src);
+	}
 	if (!e->rq_len && until > now) {
 		ts.tv_sec = (time_t)((until - now) / NSEC_PER_SEC);
 		ts.tv_nsec = (long)((until - now) % NSEC_PER_SEC);

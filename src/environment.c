@@ -282,6 +282,10 @@ void environment_collect(struct environment *env, const struct options *opt, uns
 	}
 	snprintf(buf, sizeof(buf), "%d", opt->clients_per_process);
 	environment_add_option(env, "clients_per_process", buf);
+	if (opt->iodepth > 1) {
+		snprintf(buf, sizeof(buf), "%d", opt->iodepth);
+		environment_add_option(env, "iodepth", buf);
+	}
 	for (int i = 0; i < noted.nsession; i++)
 		add_session(env, noted.session_name[i], noted.session_value[i]);
 }

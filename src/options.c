@@ -32,6 +32,7 @@
 struct options options = {
 	.progname = "dbench",
 	.clients_per_process = 1,
+	.iodepth = 1,
 	.timelimit = 600,
 	.warmup = -1,
 	.show_mismatches = 10,
@@ -49,7 +50,7 @@ static int show_version, show_help, show_usage;
  * gets a message naming the option. */
 static struct {
 	const char *timelimit, *warmup, *passes, *cpp, *show_mismatches, *port, *rate, *grace;
-	const char *trunc_io, *stagger;
+	const char *trunc_io, *stagger, *iodepth;
 	const char *repeat, *until_ci, *sweep, *mpi_timeout;
 } text;
 
@@ -519,6 +520,11 @@ const struct backend *options_parse(int argc, const char **argv, void **be_opt)
 		{ "clients-per-process", 0, POPT_ARG_STRING, &text.cpp, 0,
 		  "clients run by each process (default 1): an asynchronous backend's (see Backends) keep "
 		  "an op each in flight on one event loop, the others' take turns", "N" },
+		{ "iodepth", 0, POPT_ARG_STRING, &text.iodepth, 0,
+		  "ops each client keeps in flight, for a backend with a queue (see Backends; default 1, "
+		  "at most 1024): an op the backend can queue beside those in flight (iscsi: READ and "
+		  "WRITE of other blocks) goes out before they complete; anything else, SLEEP, WAITSP, "
+		  "SETSP and the end of a pass wait until none is in flight", "N" },
 		{ "seed", 0, POPT_ARG_STRING, &seed_text, 0,
 		  "seed for random loadfile parameters, for reproducible runs (default: random, printed)", "N" },
 		{ "trunc-io", 0, POPT_ARG_STRING, &text.trunc_io, 0,
@@ -667,6 +673,14 @@ static void check_core_values(poptContext pc, const struct backend *be)
 	int_option(pc, "--warmup", text.warmup, &options.warmup, 0, 100000000);
 	int_option(pc, "--passes", text.passes, &options.passes, 1, INT32_MAX);
 	int_option(pc, "--clients-per-process", text.cpp, &options.clients_per_process, 1, 100000);
+	int_option(pc, "--iodepth", text.iodepth, &options.iodepth, 1, IODEPTH_MAX);
+	if (options.iodepth > 1 && !be->queueable) {
+		char names[256];
+
+		backend_queue_names(names, sizeof(names));
+		usage_error(pc, "--iodepth %d: the %s backend has no queue (one op a client in flight); "
+			    "backends with one: %s", options.iodepth, be->name, names);
+	}
 	int_option(pc, "--show-mismatches", text.show_mismatches, &options.show_mismatches, 0, INT32_MAX);
 	int_option(pc, "--port", text.port, &options.port, 1, 65535);
 	if (text.trunc_io) {

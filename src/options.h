@@ -17,6 +17,8 @@ struct options {
 	const char *progname;	/* "dbench" or "tbench" */
 	int nprocs;		/* client processes (NPROCS) */
 	int clients_per_process;
+	int iodepth;		/* --iodepth: ops a client keeps in flight (a backend
+				   with a queue; 1: one at a time, as always) */
 	int timelimit;		/* seconds of measurement (-t); also ends fixed work */
 	int warmup;		/* seconds of warmup before it; -1: default */
 	const char *loadfile;	/* -c, or found by loadfile_default() */
@@ -73,6 +75,9 @@ struct options {
 /* --stagger's step between the starts of two client processes, as the
  * mmtests patch that added the option (any N > 0 turns it on). */
 #define STAGGER_STEP_MS 10
+
+/* --iodepth's largest value. */
+#define IODEPTH_MAX 1024
 
 extern struct options options;
 

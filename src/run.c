@@ -489,7 +489,8 @@ static uint64_t window_end(const struct shared *sh, const struct run_result *res
 void run_benchmark(const struct program *prog, const struct backend *be, const void *be_opt,
 		   struct shared *sh, struct run_result *res)
 {
-	struct procs pr = { .engine = (be->flags & BACKEND_ASYNC) && options.clients_per_process > 1,
+	struct procs pr = { .engine = (be->flags & BACKEND_ASYNC) &&
+				      (options.clients_per_process > 1 || options.iodepth > 1),
 			    .pid = xcalloc((size_t)options.nprocs, sizeof(pid_t)),
 			    .inflight_ns = xcalloc((size_t)options.nclients, sizeof(uint64_t)) };
 	struct progress_state ps;

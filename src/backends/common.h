@@ -31,12 +31,15 @@ enum { DISP_SUPERSEDE, DISP_OPEN, DISP_CREATE, DISP_OPEN_IF, DISP_OVERWRITE, DIS
 #define PATTERN_PERIOD 4096	/* WRITEPATTERN data repeats every 4 KiB */
 #define MAX_IO_SIZE (64u << 20)	/* the largest read or write an op may ask */
 
-/* The data a client writes and reads. */
+/* The data a client writes and reads.  The WRITEPATTERN bytes and the
+ * target of reads nobody checks are the same for every client: one copy a
+ * process (common.c), however many clients it runs. */
 struct iobuf {
 	char *data;		/* write data: random, incompressible bytes */
-	char *pattern;		/* WRITEPATTERN data: size + PATTERN_PERIOD bytes */
-	char *readbuf;		/* read target */
-	size_t size;		/* bytes in data and readbuf */
+	char *readbuf;		/* read target of checked reads (WRITEPATTERN on),
+				   made at the first one; else NULL */
+	size_t readbuf_size;	/* its bytes */
+	size_t size;		/* bytes in data; reads up to this size */
 	char *text;		/* WRITEPATTERN <text> data: the text repeated */
 	size_t text_size;	/* bytes in text */
 	const char *text_of;	/* the text it was filled with */
@@ -56,16 +59,16 @@ void iobuf_free(struct iobuf *b);
 
 /* What to write at a file offset: the pattern's bytes for that offset
  * while WRITEPATTERN is on, else random data. */
-static inline const char *iobuf_source(const struct iobuf *b, int pattern, uint64_t offset)
-{
-	return pattern ? b->pattern + offset % PATTERN_PERIOD : b->data;
-}
+const char *iobuf_source(const struct iobuf *b, int pattern, uint64_t offset);
+
+/* Where a read of up to b->size bytes lands: the client's own buffer if
+ * check (the data is compared after), else the process's scratch, which
+ * never moves (a read in flight may point into it).  NULL when memory is
+ * short. */
+char *iobuf_read_target(struct iobuf *b, bool check);
 
 /* Are n bytes read at offset what WRITEPATTERN wrote there? */
-static inline bool iobuf_pattern_ok(const struct iobuf *b, const char *got, uint64_t offset, size_t n)
-{
-	return memcmp(got, b->pattern + offset % PATTERN_PERIOD, n) == 0;
-}
+bool iobuf_pattern_ok(const struct iobuf *b, const char *got, uint64_t offset, size_t n);
 
 /* Byte ranges a handle holds; SMB locks do not stack or overlap. */
 struct lock_range {

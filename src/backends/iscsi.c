@@ -16,7 +16,9 @@
  * the client whose command ended, so that the process keeps a command of
  * each client in flight.  --iscsi-session shared gives the process's
  * clients one session (one login, as a real initiator multiplexes its
- * commands on one), its commands queued on it together.
+ * commands on one), its commands queued on it together.  With --iodepth N
+ * a client keeps up to N READs and WRITEs in flight (iscsi_queueable says
+ * which may go out together), each command with a buffer of its own.
  *
  * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
  */
@@ -83,10 +85,13 @@ struct iscsi_session {
 	char why[200];		/* why it failed */
 };
 
-struct iscsi_client {
-	struct iscsi_session *sess;
-	struct client *client;	/* NULL in the parent's probe */
-	unsigned char *buf;	/* SCSI_MAX_XFER bytes, in and out */
+/* A command of a client: one at a time, or --iodepth of them in flight
+ * (c->tag is its place), each with a buffer of its own. */
+struct iscsi_io {
+	struct iscsi_client *ic;
+	uint32_t tag;		/* its place in the client's queue */
+	unsigned char *buf;	/* bufsize bytes, in and out */
+	uint32_t bufsize;
 	struct iscsi_data out;	/* the data a WRITE sends */
 	struct scsi_task *task;	/* the command in flight, or NULL */
 	int waiting;		/* 1 while submit or iscsi_wait runs: on_task
@@ -96,7 +101,16 @@ struct iscsi_client {
 	uint32_t moved;		/* bytes in or out */
 	uint32_t xfer_len;	/* bytes asked for */
 	int dir;		/* SCSI_DIR_* */
-	char error[256];
+	uint64_t lba;		/* a READ or WRITE in flight: its blocks */
+	uint32_t nblocks;
+};
+
+struct iscsi_client {
+	struct iscsi_session *sess;
+	struct client *client;	/* NULL in the parent's probe */
+	struct iscsi_io *io;	/* c->iodepth commands (1 in the probe) */
+	uint32_t nio;
+	char error[256];	/* why the last command failed */
 };
 
 /* The session failed (libiscsi's error, or why): nothing more is sent on
@@ -114,19 +128,21 @@ static void session_failed(struct iscsi_session *sess, const char *why)
 }
 
 /* The status a finished task ended with (scsi.h), or STATUS_FATAL when
- * the session failed; the bytes it moved in ic->moved. */
-static uint32_t task_status(struct iscsi_client *ic, struct scsi_task *task)
+ * the session failed; the bytes it moved in io->moved. */
+static uint32_t task_status(struct iscsi_io *io, struct scsi_task *task)
 {
+	struct iscsi_client *ic = io->ic;
+
 	if (task->status & ~0xFF) {
 		/* a session error (cancelled, timed out), not a SCSI status */
 		session_failed(ic->sess, NULL);
 		snprintf(ic->error, sizeof(ic->error), "%s", ic->sess->why);
 		return STATUS_FATAL;
 	}
-	ic->moved = ic->xfer_len;
-	if (ic->dir == SCSI_DIR_IN && task->residual_status == SCSI_RESIDUAL_UNDERFLOW &&
-	    (uint32_t)task->residual <= ic->xfer_len)
-		ic->moved = ic->xfer_len - (uint32_t)task->residual;
+	io->moved = io->xfer_len;
+	if (io->dir == SCSI_DIR_IN && task->residual_status == SCSI_RESIDUAL_UNDERFLOW &&
+	    (uint32_t)task->residual <= io->xfer_len)
+		io->moved = io->xfer_len - (uint32_t)task->residual;
 	if (task->status == SCSI_STATUS_CHECK_CONDITION) {
 		/* libiscsi keeps the sense data behind its 2-byte length */
 		if (task->datain.size > 2)
@@ -143,35 +159,49 @@ static uint32_t task_status(struct iscsi_client *ic, struct scsi_task *task)
  * freed. */
 static void on_task(struct iscsi_context *iscsi, int status, void *command_data, void *private_data)
 {
-	struct iscsi_client *ic = private_data;
+	struct iscsi_io *io = private_data;
 	struct scsi_task *task = command_data;
+	struct client *c = io->ic->client;
 	uint32_t st;
 
 	(void)iscsi;
 	(void)status;
-	if (task != ic->task) {
+	if (task != io->task) {
 		scsi_free_scsi_task(task);
 		return;
 	}
-	ic->task = NULL;
-	st = task_status(ic, task);
+	io->task = NULL;
+	st = task_status(io, task);
 	scsi_free_scsi_task(task);
-	if (ic->waiting) {
-		ic->status = st;
-		ic->done = 1;
+	if (io->waiting) {
+		io->status = st;
+		io->done = 1;
 		return;
 	}
-	if (st == STATUS_FATAL)
-		snprintf(ic->client->error, sizeof(ic->client->error), "%s", ic->error);
-	else
-		ic->client->bytes = ic->moved;
-	client_complete(ic->client, st);
+	/* (the first reason a client fails stays: a session that fails
+	 * hands back every command of its queue) */
+	if (st == STATUS_FATAL && !c->error[0])
+		snprintf(c->error, sizeof(c->error), "%s", io->ic->error);
+	client_complete_io(c, io->tag, st, st == STATUS_FATAL ? 0 : io->moved);
+}
+
+/* A buffer of at least len bytes for the command (len <= SCSI_MAX_XFER);
+ * most loadfiles move a few KiB a command, not a MiB. */
+static void io_buffer(struct iscsi_io *io, uint32_t len)
+{
+	len = MAX(len, 4096u);
+	if (len <= io->bufsize)
+		return;
+	free(io->buf);
+	io->buf = xcalloc(1, len);
+	io->bufsize = len;
 }
 
 /* Queue cmd on the session (on_task reports its end); 0, or -1 with
  * ic->error set. */
-static int iscsi_start(struct iscsi_client *ic, const struct scsi_cmd *cmd)
+static int iscsi_start(struct iscsi_io *io, const struct scsi_cmd *cmd)
 {
+	struct iscsi_client *ic = io->ic;
 	struct iscsi_session *sess = ic->sess;
 	struct scsi_task *task;
 	int xfer_dir = cmd->dir == SCSI_DIR_IN ? SCSI_XFER_READ :
@@ -186,24 +216,27 @@ static int iscsi_start(struct iscsi_client *ic, const struct scsi_cmd *cmd)
 		snprintf(ic->error, sizeof(ic->error), "iscsi: out of memory");
 		return -1;
 	}
-	if (cmd->dir == SCSI_DIR_IN && scsi_task_add_data_in_buffer(task, (int)cmd->xfer_len, ic->buf) < 0) {
+	io_buffer(io, cmd->xfer_len);
+	if (cmd->dir == SCSI_DIR_IN && scsi_task_add_data_in_buffer(task, (int)cmd->xfer_len, io->buf) < 0) {
 		scsi_free_scsi_task(task);
 		snprintf(ic->error, sizeof(ic->error), "iscsi: out of memory");
 		return -1;
 	}
-	ic->out = (struct iscsi_data){ 0 };
+	io->out = (struct iscsi_data){ 0 };
 	if (cmd->dir == SCSI_DIR_OUT) {
-		ic->out.size = cmd->xfer_len;
-		ic->out.data = ic->buf;
+		io->out.size = cmd->xfer_len;
+		io->out.data = io->buf;
 	}
-	ic->dir = cmd->dir;
-	ic->xfer_len = cmd->xfer_len;
-	ic->moved = 0;
-	ic->done = 0;
-	ic->task = task;
+	io->dir = cmd->dir;
+	io->xfer_len = cmd->xfer_len;
+	io->lba = cmd->lba;
+	io->nblocks = cmd->nblocks;
+	io->moved = 0;
+	io->done = 0;
+	io->task = task;
 	if (iscsi_scsi_command_async(sess->iscsi, sess->lun_number, task, on_task,
-				     cmd->dir == SCSI_DIR_OUT ? &ic->out : NULL, ic) != 0) {
-		ic->task = NULL;
+				     cmd->dir == SCSI_DIR_OUT ? &io->out : NULL, io) != 0) {
+		io->task = NULL;
 		scsi_free_scsi_task(task);
 		session_failed(sess, NULL);
 		snprintf(ic->error, sizeof(ic->error), "%s", sess->why);
@@ -213,18 +246,19 @@ static int iscsi_start(struct iscsi_client *ic, const struct scsi_cmd *cmd)
 }
 
 /*
- * Wait for the command in flight to end (ic->done).  libiscsi's own
+ * Wait for the command in flight to end (io->done).  libiscsi's own
  * iscsi_scsi_command_sync polls for POLLOUT before every command; the
  * socket is as good as always writable, so the command is written at once
  * and the loop polls only for the reply: one system call less a command.
  */
-static void iscsi_wait(struct iscsi_client *ic)
+static void iscsi_wait(struct iscsi_io *io)
 {
+	struct iscsi_client *ic = io->ic;
 	struct iscsi_context *iscsi = ic->sess->iscsi;
 
 	if (iscsi_service(iscsi, POLLOUT) < 0)
 		session_failed(ic->sess, NULL);
-	while (!ic->done && !ic->sess->dead) {
+	while (!io->done && !ic->sess->dead) {
 		struct pollfd pfd = { .fd = iscsi_get_fd(iscsi), .events = (short)iscsi_which_events(iscsi) };
 		int n = poll(&pfd, 1, 1000);	/* a second: libiscsi's timeouts run */
 
@@ -235,12 +269,12 @@ static void iscsi_wait(struct iscsi_client *ic)
 		if (iscsi_service(iscsi, n > 0 ? pfd.revents : 0) < 0)
 			session_failed(ic->sess, NULL);
 	}
-	if (!ic->done) {
+	if (!io->done) {
 		/* the session failed with the command still queued: libiscsi
 		 * hands it back (on_task) as it cancels it */
 		iscsi_scsi_cancel_all_tasks(iscsi);
-		if (!ic->done) {
-			ic->status = STATUS_FATAL;
+		if (!io->done) {
+			io->status = STATUS_FATAL;
 			snprintf(ic->error, sizeof(ic->error), "%s", ic->sess->why);
 		}
 	}
@@ -248,19 +282,19 @@ static void iscsi_wait(struct iscsi_client *ic)
 
 /*
  * Send one command and wait for its end.  Returns its status (scsi.h), or
- * STATUS_FATAL with ic->error set when the session failed; ic->moved is
+ * STATUS_FATAL with ic->error set when the session failed; io->moved is
  * the bytes of data that went in or out.
  */
-static uint32_t iscsi_send(struct iscsi_client *ic, const struct scsi_cmd *cmd)
+static uint32_t iscsi_send(struct iscsi_io *io, const struct scsi_cmd *cmd)
 {
-	ic->waiting = 1;
-	if (iscsi_start(ic, cmd) < 0) {
-		ic->waiting = 0;
+	io->waiting = 1;
+	if (iscsi_start(io, cmd) < 0) {
+		io->waiting = 0;
 		return STATUS_FATAL;
 	}
-	iscsi_wait(ic);
-	ic->waiting = 0;
-	return ic->status;
+	iscsi_wait(io);
+	io->waiting = 0;
+	return io->status;
 }
 
 /* Why a login failed: when the portal (HOST[:PORT], [V6][:PORT]) does not
@@ -345,10 +379,11 @@ static int iscsi_open(struct iscsi_client *ic, const struct iscsi_options *iopt,
 		goto out;
 	}
 	scsi_encode(OP_READCAPACITY10, none, &sess->lun, &cmd);
-	status = iscsi_send(ic, &cmd);
+	status = iscsi_send(&ic->io[0], &cmd);
 	if (status == STATUS_FATAL)
 		goto out;
-	if (status != SCSI_GOOD || ic->moved < 8 || scsi_decode_capacity10(ic->buf, &sess->lun) < 0) {
+	if (status != SCSI_GOOD || ic->io[0].moved < 8 ||
+	    scsi_decode_capacity10(ic->io[0].buf, &sess->lun) < 0) {
 		char b[STATUS_NAME_SIZE];
 
 		snprintf(ic->error, sizeof(ic->error), "--iscsi %s: READ CAPACITY (10) failed: %s", iopt->url,
@@ -367,7 +402,12 @@ static struct iscsi_client *iscsi_client_new(struct client *c)
 	struct iscsi_client *ic = xcalloc(1, sizeof(*ic));
 
 	ic->client = c;
-	ic->buf = xcalloc(1, SCSI_MAX_XFER);
+	ic->nio = c && c->iodepth > 1 ? c->iodepth : 1;
+	ic->io = xcalloc(ic->nio, sizeof(*ic->io));
+	for (uint32_t i = 0; i < ic->nio; i++) {
+		ic->io[i].ic = ic;
+		ic->io[i].tag = i;
+	}
 	return ic;
 }
 
@@ -381,7 +421,9 @@ static void iscsi_close(struct iscsi_client *ic, void **shared)
 		if (shared && *shared == sess)
 			*shared = NULL;
 	}
-	free(ic->buf);
+	for (uint32_t i = 0; i < ic->nio; i++)
+		free(ic->io[i].buf);
+	free(ic->io);
 	free(ic);
 }
 
@@ -473,13 +515,14 @@ static void iscsi_teardown(struct client *c)
 
 /* On the event loop: queue the command and write it; its end completes
  * the op (on_task), or it ended already (an error, or a quick reply). */
-static uint32_t iscsi_submit(struct client *c, struct iscsi_client *ic, const struct scsi_cmd *cmd)
+static uint32_t iscsi_submit(struct client *c, struct iscsi_io *io, const struct scsi_cmd *cmd)
 {
+	struct iscsi_client *ic = io->ic;
 	struct iscsi_session *sess = ic->sess;
 
-	ic->waiting = 1;
-	if (iscsi_start(ic, cmd) < 0) {
-		ic->waiting = 0;
+	io->waiting = 1;
+	if (iscsi_start(io, cmd) < 0) {
+		io->waiting = 0;
 		snprintf(c->error, sizeof(c->error), "%s", ic->error);
 		return STATUS_FATAL;
 	}
@@ -489,11 +532,13 @@ static uint32_t iscsi_submit(struct client *c, struct iscsi_client *ic, const st
 			iscsi_scsi_cancel_all_tasks(sess->iscsi);
 		}
 	}
-	ic->waiting = 0;
-	if (ic->done) {
-		if (ic->status == STATUS_FATAL)
+	io->waiting = 0;
+	if (io->done) {
+		if (io->status == STATUS_FATAL)
 			snprintf(c->error, sizeof(c->error), "%s", ic->error);
-		return ic->status;
+		else
+			c->bytes = io->moved;
+		return io->status;
 	}
 	if (!sess->dead)
 		source_want(&sess->src, (uint32_t)iscsi_which_events(sess->iscsi));
@@ -501,38 +546,76 @@ static uint32_t iscsi_submit(struct client *c, struct iscsi_client *ic, const st
 	return STATUS_PENDING;
 }
 
-/* The command's deadline passed, or the run gives up on it: libiscsi
- * forgets it (a late reply to it is dropped; on_task frees the task), and
- * the session is not logged out at the end (the target may not answer
- * that either). */
+/* The command's deadline passed, or the run gives up on it (on all the
+ * client's commands in flight, with --iodepth): libiscsi forgets them (a
+ * late reply is dropped; on_task frees the task), and the session is not
+ * logged out at the end (the target may not answer that either). */
 static void iscsi_expire(struct client *c)
 {
 	struct iscsi_client *ic = c->priv;
-	struct scsi_task *task = ic->task;
 
-	ic->task = NULL;
 	ic->sess->stuck = 1;
-	if (task)
-		iscsi_scsi_cancel_task(ic->sess->iscsi, task);
+	for (uint32_t i = 0; i < ic->nio; i++) {
+		struct scsi_task *task = ic->io[i].task;
+
+		ic->io[i].task = NULL;
+		if (task)
+			iscsi_scsi_cancel_task(ic->sess->iscsi, task);
+	}
 	snprintf(c->error, sizeof(c->error), "iscsi: the target did not answer in %d s", ISCSI_TIMEOUT);
+}
+
+/* --iodepth: a READ or WRITE may go out beside the client's commands in
+ * flight unless its blocks overlap one of theirs and one of the two writes
+ * (the target may run queued commands in any order: SIMPLE tasks).  Every
+ * other command waits until none is in flight: it reads or changes what
+ * the others depend on (PROUT, SYNCHRONIZE CACHE) or is no block I/O. */
+static int iscsi_queueable(struct client *c, const struct op *op)
+{
+	struct iscsi_client *ic = c->priv;
+	int writes = op_is_write(op->id);
+	struct scsi_cmd cmd;
+
+	switch (op->id) {
+	case OP_READ6:
+	case OP_READ10:
+	case OP_READ16:
+	case OP_WRITE10:
+	case OP_WRITE16:
+		break;
+	default:
+		return 0;
+	}
+	scsi_encode(op->id, c->num, &ic->sess->lun, &cmd);
+	for (uint32_t i = 0; i < ic->nio; i++) {
+		const struct iscsi_io *io = &ic->io[i];
+
+		if (io->task && (writes || io->dir == SCSI_DIR_OUT) && cmd.lba < io->lba + io->nblocks &&
+		    io->lba < cmd.lba + cmd.nblocks)
+			return 0;
+	}
+	return 1;
 }
 
 static uint32_t iscsi_op(struct client *c, const struct op *op)
 {
 	struct iscsi_client *ic = c->priv;
+	struct iscsi_io *io = &ic->io[c->tag < ic->nio ? c->tag : 0];
 	struct scsi_cmd cmd;
 	uint32_t status;
 
 	scsi_encode(op->id, c->num, &ic->sess->lun, &cmd);
-	if (op->id == OP_PROUT)
-		memcpy(ic->buf, cmd.param, SCSI_PROUT_PARAM_LEN);
+	if (op->id == OP_PROUT) {
+		io_buffer(io, SCSI_PROUT_PARAM_LEN);
+		memcpy(io->buf, cmd.param, SCSI_PROUT_PARAM_LEN);
+	}
 	if (c->engine)
-		return iscsi_submit(c, ic, &cmd);
-	status = iscsi_send(ic, &cmd);
+		return iscsi_submit(c, io, &cmd);
+	status = iscsi_send(io, &cmd);
 	if (status == STATUS_FATAL)
 		snprintf(c->error, sizeof(c->error), "%s", ic->error);
 	else if (op_is_read(op->id) || op_is_write(op->id))
-		c->bytes = ic->moved;
+		c->bytes = io->moved;
 	return status;
 }
 
@@ -563,6 +646,7 @@ const struct backend iscsi_backend = {
 	.remove_tree = iscsi_remove_tree,
 	.exists = iscsi_exists,
 	.expire = iscsi_expire,
+	.queueable = iscsi_queueable,
 	.op = {
 		[OP_TESTUNITREADY] = iscsi_op,
 		[OP_READ6] = iscsi_op,

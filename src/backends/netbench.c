@@ -304,6 +304,7 @@ static uint32_t do_read(struct client *c, struct nb_handle *h, int64_t offset, i
 	struct nb_client *nbc = nbc_of(c);
 	uint32_t st = check_io(c, h, offset, size);
 	size_t got = 0;
+	char *dst;
 
 	if (st != NT_STATUS_OK)
 		return st;
@@ -311,13 +312,16 @@ static uint32_t do_read(struct client *c, struct nb_handle *h, int64_t offset, i
 		c->bytes = (uint64_t)size;
 		return NT_STATUS_OK;
 	}
-	st = nbc->ad->read(c, h, nbc->buf.readbuf, (uint64_t)offset, (size_t)size, &got);
+	dst = iobuf_read_target(&nbc->buf, c->writepattern);
+	if (!dst)
+		return NT_STATUS_NO_MEMORY;
+	st = nbc->ad->read(c, h, dst, (uint64_t)offset, (size_t)size, &got);
 	if (st != NT_STATUS_OK)
 		return st;
 	if (got == 0 && size > 0)
 		return NT_STATUS_END_OF_FILE;
 	c->bytes = got;
-	if (c->writepattern && !iobuf_pattern_ok(&nbc->buf, nbc->buf.readbuf, (uint64_t)offset, got))
+	if (c->writepattern && !iobuf_pattern_ok(&nbc->buf, dst, (uint64_t)offset, got))
 		return NT_STATUS_FILE_CORRUPT_ERROR;
 	return NT_STATUS_OK;
 }

@@ -426,6 +426,9 @@ void nfs_async_free(struct nfs_async **asp);
 void nfs_async_wake(struct nfs_async *as);
 /* Is the caller an op on the client's fiber (as may be NULL)? */
 bool nfs_async_on(struct nfs_async *as);
+/* Is as's op on the loop, waiting on a connection its process's clients
+ * share?  Then its calls are sent by the loop (source_commit). */
+bool nfs_async_batched(struct nfs_async *as, struct rpc_context *rpc);
 /* In an op on the fiber: let the loop run until rpc has news.  0, -1 the
  * op is given up (deadline or grace), -2 the connection is lost. */
 int nfs_async_wait(struct nfs_async *as, struct rpc_context *rpc, uint64_t deadline);

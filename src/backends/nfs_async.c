@@ -62,6 +62,16 @@ static void conn_ready(struct source *src, uint32_t revents)
 			resume(conn->proc->all[i]);
 }
 
+/* Send what the clients sharing the connection queued since the loop last
+ * waited: one rpc_service() for them all. */
+static void conn_commit(struct source *src)
+{
+	struct nfs_conn *conn = src->arg;
+
+	if (!conn->broken && (rpc_which_events(conn->rpc) & POLLOUT))
+		conn_ready(src, POLLOUT);
+}
+
 void nfs_async_wake(struct nfs_async *as)
 {
 	struct nfs_conn *conn = as->conn[0];
@@ -77,7 +87,7 @@ static int watch(struct client *c, struct nfs_conn *conn, struct rpc_context *rp
 {
 	conn->rpc = rpc;
 	conn->src = (struct source){ .fd = rpc_get_fd(rpc), .events = (uint32_t)rpc_which_events(rpc),
-				     .ready = conn_ready, .arg = conn };
+				     .ready = conn_ready, .commit = conn_commit, .arg = conn };
 	return engine_watch(c, &conn->src);
 }
 
@@ -180,13 +190,26 @@ void nfs_async_free(struct nfs_async **asp)
 	*asp = NULL;
 }
 
+static struct nfs_conn *conn_of(struct nfs_async *as, struct rpc_context *rpc)
+{
+	return as->conn[1] && as->conn[1]->rpc == rpc ? as->conn[1] : as->conn[0];
+}
+
+bool nfs_async_batched(struct nfs_async *as, struct rpc_context *rpc)
+{
+	return nfs_async_on(as) && !conn_of(as, rpc)->owner;
+}
+
 int nfs_async_wait(struct nfs_async *as, struct rpc_context *rpc, uint64_t deadline)
 {
-	struct nfs_conn *conn = as->conn[1] && as->conn[1]->rpc == rpc ? as->conn[1] : as->conn[0];
+	struct nfs_conn *conn = conn_of(as, rpc);
 
 	if (conn->broken)
 		return -2;
-	source_want(&conn->src, (uint32_t)rpc_which_events(rpc));
+	if (!conn->owner && (rpc_which_events(rpc) & POLLOUT))
+		source_commit(&conn->src);	/* sent with the others' calls */
+	else
+		source_want(&conn->src, (uint32_t)rpc_which_events(rpc));
 	as->fiber.c->deadline_ns = deadline;
 	return fiber_wait(&as->fiber);
 }

@@ -95,7 +95,7 @@ uint32_t nfsb_readlink3(struct client *c, const struct op *op)
 static uint32_t do_read3(struct client *c, struct nfsb *nb, const struct fhandle *fh)
 {
 	uint32_t st = rpc_read(c, nb, fh, (uint64_t)c->num[0], (uint32_t)c->num[1],
-			       nb->nbc.buf.readbuf);
+			       iobuf_read_target(&nb->nbc.buf, false));
 
 	if (st == NFS3_OK)
 		c->bytes = nb->r.count;

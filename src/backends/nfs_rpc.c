@@ -84,8 +84,11 @@ int nfs_wait(struct rpc_context *rpc, struct nfs_async *as, int timeout_s,
 	uint64_t deadline = now_ns() + (uint64_t)timeout_s * NSEC_PER_SEC;
 
 	/* send at once: the socket is almost always writable, and a poll
-	 * saved is a system call per op */
-	if ((rpc_which_events(rpc) & POLLOUT) && rpc_service(rpc, POLLOUT) < 0 && !done(arg))
+	 * saved is a system call per op; on a connection the process's
+	 * clients share, the loop sends their calls together before it waits
+	 * (each rpc_service() of libnfs < 6 walks its 1024 reply queues) */
+	if (!nfs_async_batched(as, rpc) && (rpc_which_events(rpc) & POLLOUT) &&
+	    rpc_service(rpc, POLLOUT) < 0 && !done(arg))
 		goto lost;
 	while (!done(arg) && nfs_async_on(as)) {
 		/* an op on the event loop (nfs_async.c): the loop serves the

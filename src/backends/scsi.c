@@ -133,6 +133,8 @@ int scsi_encode(int op_id, const int64_t *num, const struct scsi_lun *lun, struc
 		cmd->cdb_len = 6;
 		cmd->dir = SCSI_DIR_IN;
 		cmd->xfer_len = nblocks * block_len;
+		cmd->lba = lba;
+		cmd->nblocks = nblocks;
 		return 0;
 	case OP_READ10:
 	case OP_WRITE10:
@@ -148,6 +150,8 @@ int scsi_encode(int op_id, const int64_t *num, const struct scsi_lun *lun, struc
 		cmd->cdb_len = 10;
 		cmd->dir = op_id == OP_READ10 ? SCSI_DIR_IN : SCSI_DIR_OUT;
 		cmd->xfer_len = nblocks * block_len;
+		cmd->lba = lba;
+		cmd->nblocks = nblocks;
 		return 0;
 	case OP_READ16:
 	case OP_WRITE16:
@@ -161,6 +165,8 @@ int scsi_encode(int op_id, const int64_t *num, const struct scsi_lun *lun, struc
 		cmd->cdb_len = 16;
 		cmd->dir = op_id == OP_READ16 ? SCSI_DIR_IN : SCSI_DIR_OUT;
 		cmd->xfer_len = nblocks * block_len;
+		cmd->lba = lba;
+		cmd->nblocks = nblocks;
 		return 0;
 	case OP_READCAPACITY10:
 		cmd->cdb[0] = 0x25;

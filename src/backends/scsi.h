@@ -98,6 +98,8 @@ struct scsi_cmd {
 	uint8_t dir;		/* enum scsi_dir */
 	uint32_t xfer_len;	/* bytes in or out */
 	uint8_t param[SCSI_PROUT_PARAM_LEN]; /* data out of PROUT */
+	uint64_t lba;		/* READ and WRITE: the blocks they move, */
+	uint32_t nblocks;	/* as sent (0 for other commands) */
 };
 
 /*

@@ -35,7 +35,9 @@
 #include "status.h"
 #include "util.h"
 
-#define SIO_CHUNK (64 * 1024)	/* payload bytes per send/recv */
+#define SIO_CHUNK (64 * 1024)	/* bytes of a payload buffer */
+#define SIO_IOV 16		/* payload buffers in one sendmsg/readv: a frame of
+				   up to 1 MiB is one call (the buffer repeated) */
 #define CONNECT_TIMEOUT_S 5	/* connect and the first Ping */
 #define DEFAULT_TIMEOUT_S 30	/* --server-timeout */
 
@@ -349,29 +351,6 @@ static int interrupted(const struct client *c)
 	return !c->sh || region_stopping(c->sh);
 }
 
-static int send_bytes(struct client *c, struct sio *s, const uint8_t *buf, size_t len, int more,
-		      char *why, size_t whylen)
-{
-	int flags = MSG_NOSIGNAL | (more ? MSG_MORE : 0);
-
-	while (len > 0) {
-		ssize_t rc = send(s->fd, buf, len, flags);
-
-		if (rc > 0) {
-			buf += rc;
-			len -= (size_t)rc;
-			client_count_net(c, (uint64_t)rc, 0);
-			continue;
-		}
-		if (rc < 0 && errno == EINTR && !interrupted(c))
-			continue;
-		io_error(s, rc < 0 ? -1 : 1, rc < 0 ? errno : ECONNRESET, "sending a request",
-			 why, whylen);
-		return -1;
-	}
-	return 0;
-}
-
 /* Receive at least `min` and at most `max` bytes into buf; bytes or -1. */
 static ssize_t recv_bytes(struct client *c, struct sio *s, uint8_t *buf, size_t min, size_t max,
 			  char *why, size_t whylen)
@@ -395,23 +374,55 @@ static ssize_t recv_bytes(struct client *c, struct sio *s, uint8_t *buf, size_t 
 	return (ssize_t)got;
 }
 
-/* Send the headlen bytes at head, which s->out's zeros follow, and
- * `length` bytes of zeros: the first chunk goes with the head, so that a
- * small message is one send. */
+/* Point iov[] (at most SIO_IOV entries) at buf, SIO_CHUNK bytes each,
+ * for up to len bytes: the entries used; *bytes, the bytes they hold. */
+static int chunk_iov(struct iovec *iov, uint8_t *buf, uint64_t len, size_t *bytes)
+{
+	int n = 0;
+
+	*bytes = 0;
+	while (len > 0 && n < SIO_IOV) {
+		size_t k = (size_t)MIN(len, (uint64_t)SIO_CHUNK);
+
+		iov[n++] = (struct iovec){ buf, k };
+		*bytes += k;
+		len -= k;
+	}
+	return n;
+}
+
+/* Send the headlen bytes at head and `length` bytes of zeros (s->out's,
+ * after the header), as few sendmsg calls as the socket takes: a frame
+ * of up to SIO_IOV chunks is one. */
 static int send_frame(struct client *c, struct sio *s, const uint8_t *head, size_t headlen,
 		      uint32_t length, char *why, size_t whylen)
 {
-	uint32_t first = length < SIO_CHUNK ? length : SIO_CHUNK;
-	uint32_t left = length - first;
+	uint64_t left = length;
 
-	if (send_bytes(c, s, head, headlen + first, left > 0, why, whylen) < 0)
+	while (headlen > 0 || left > 0) {
+		struct iovec iov[1 + SIO_IOV];
+		struct msghdr msg = { .msg_iov = iov };
+		size_t zeros, h;
+		ssize_t rc;
+
+		if (headlen > 0)
+			iov[msg.msg_iovlen++] = (struct iovec){ (void *)head, headlen };
+		msg.msg_iovlen += (size_t)chunk_iov(iov + msg.msg_iovlen, s->out + FRAME_HEADER_SIZE, left,
+						    &zeros);
+		rc = sendmsg(s->fd, &msg, MSG_NOSIGNAL | (left > zeros ? MSG_MORE : 0));
+		if (rc > 0) {
+			client_count_net(c, (uint64_t)rc, 0);
+			h = MIN((size_t)rc, headlen);
+			head += h;
+			headlen -= h;
+			left -= (uint64_t)rc - h;
+			continue;
+		}
+		if (rc < 0 && errno == EINTR && !interrupted(c))
+			continue;
+		io_error(s, rc < 0 ? -1 : 1, rc < 0 ? errno : ECONNRESET, "sending a request",
+			 why, whylen);
 		return -1;
-	while (left > 0) {
-		uint32_t n = left < SIO_CHUNK ? left : SIO_CHUNK;
-
-		left -= n;
-		if (send_bytes(c, s, s->out + FRAME_HEADER_SIZE, n, left > 0, why, whylen) < 0)
-			return -1;
 	}
 	return 0;
 }
@@ -457,29 +468,41 @@ static int bad_reply(struct sio *s, char *why, size_t whylen)
 }
 
 /* Read and check the reply to the request just sent: its header must be
- * s->ok_reply, then come `want` payload bytes; a small reply comes in one
- * recv. */
+ * s->ok_reply, then come `want` payload bytes (into s->in's room after the
+ * header, chunk after chunk): as few readv calls as the data takes, a
+ * reply of up to SIO_IOV chunks in one when it is all there. */
 static int read_reply(struct client *c, struct sio *s, uint32_t want, char *why, size_t whylen)
 {
-	size_t max = (size_t)FRAME_HEADER_SIZE + want;
-	uint64_t left;
-	ssize_t got;
+	size_t got = 0;		/* header bytes */
+	uint64_t left = want;	/* payload bytes to come */
 
-	if (max > s->in_size)
-		max = s->in_size;
-	got = recv_bytes(c, s, s->in, FRAME_HEADER_SIZE, max, why, whylen);
-	if (got < 0)
-		return -1;
-	if (memcmp(s->in, s->ok_reply, FRAME_HEADER_SIZE) != 0)
-		return bad_reply(s, why, whylen);
-	left = want - (uint64_t)(got - FRAME_HEADER_SIZE);
-	while (left > 0) {
-		size_t n = left < SIO_CHUNK ? (size_t)left : SIO_CHUNK;
+	while (got < FRAME_HEADER_SIZE || left > 0) {
+		struct iovec iov[1 + SIO_IOV];
+		int n = 0;
+		size_t payload;
+		ssize_t rc;
 
-		got = recv_bytes(c, s, s->in, n, n, why, whylen);
-		if (got < 0)
+		if (got < FRAME_HEADER_SIZE)
+			iov[n++] = (struct iovec){ s->in + got, FRAME_HEADER_SIZE - got };
+		n += chunk_iov(iov + n, s->in + FRAME_HEADER_SIZE, left, &payload);
+		rc = readv(s->fd, iov, n);
+		if (rc <= 0) {
+			if (rc < 0 && errno == EINTR && !interrupted(c))
+				continue;
+			io_error(s, rc, errno, "waiting for a reply", why, whylen);
 			return -1;
-		left -= (uint64_t)got;
+		}
+		s->received += (uint64_t)rc;
+		client_count_net(c, 0, (uint64_t)rc);
+		if (got < FRAME_HEADER_SIZE) {
+			size_t h = MIN((size_t)rc, FRAME_HEADER_SIZE - got);
+
+			got += h;
+			rc -= (ssize_t)h;
+			if (got == FRAME_HEADER_SIZE && memcmp(s->in, s->ok_reply, FRAME_HEADER_SIZE) != 0)
+				return bad_reply(s, why, whylen);
+		}
+		left -= (uint64_t)rc;
 	}
 	return 0;
 }
@@ -983,30 +1006,29 @@ static void async_fail(struct client *c, struct sio *s)
 	client_complete(c, STATUS_FATAL);
 }
 
-/* Send what the socket takes of the request in flight; -1 on an error
- * (c->error set), 0 with EPOLLOUT wanted if some is left. */
+/* Send what the socket takes of the request in flight, in one sendmsg
+ * when it takes it all; -1 on an error (c->error set), 0 with EPOLLOUT
+ * wanted if some is left. */
 static int async_send(struct client *c, struct sio *s, struct sio_shared *sh)
 {
 	struct sio_async *a = &s->a;
 
 	while (a->out_sent < a->out_len || a->zeros_left > 0) {
-		struct iovec iov[2];
+		struct iovec iov[1 + SIO_IOV];
 		struct msghdr msg = { .msg_iov = iov };
-		size_t chunk = (size_t)MIN(a->zeros_left, (uint64_t)SIO_CHUNK);
+		size_t zeros, asked;
 		ssize_t rc;
 
 		if (a->out_sent < a->out_len)
 			iov[msg.msg_iovlen++] = (struct iovec){ s->out + a->out_sent, a->out_len - a->out_sent };
-		if (chunk)
-			iov[msg.msg_iovlen++] = (struct iovec){ sh->zeros, chunk };
-		rc = sendmsg(s->fd, &msg, MSG_NOSIGNAL | (a->zeros_left > chunk ? MSG_MORE : 0));
+		msg.msg_iovlen += (size_t)chunk_iov(iov + msg.msg_iovlen, sh->zeros, a->zeros_left, &zeros);
+		asked = a->out_len - a->out_sent + zeros;
+		rc = sendmsg(s->fd, &msg, MSG_NOSIGNAL | (a->zeros_left > zeros ? MSG_MORE : 0));
 		if (rc < 0) {
 			if (errno == EINTR)
 				continue;
-			if (errno == EAGAIN || errno == EWOULDBLOCK) {
-				source_want(&s->src, EPOLLIN | EPOLLOUT);
-				return 0;
-			}
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				break;
 			io_error(s, -1, errno, "sending a request", c->error, sizeof(c->error));
 			return -1;
 		}
@@ -1015,34 +1037,36 @@ static int async_send(struct client *c, struct sio *s, struct sio_shared *sh)
 			size_t h = MIN((size_t)rc, (size_t)(a->out_len - a->out_sent));
 
 			a->out_sent += (uint32_t)h;
-			rc -= (ssize_t)h;
+			a->zeros_left -= (uint64_t)rc - h;
+		} else {
+			a->zeros_left -= (uint64_t)rc;
 		}
-		a->zeros_left -= (uint64_t)rc;
+		if ((size_t)rc < asked)
+			break;	/* the socket is full: the rest when it is writable */
 	}
-	source_want(&s->src, EPOLLIN);
+	source_want(&s->src, a->out_sent < a->out_len || a->zeros_left > 0 ? EPOLLIN | EPOLLOUT : EPOLLIN);
 	return 0;
 }
 
-/* Read what has come of the reply in flight: 1 when it is all in, 0 if
- * more is to come, -1 on an error (c->error set). */
+/* Read what has come of the reply in flight, the whole reply in one readv
+ * when it is all there: 1 when it is all in, 0 if more is to come, -1 on
+ * an error (c->error set). */
 static int async_recv(struct client *c, struct sio *s, struct sio_shared *sh)
 {
 	struct sio_async *a = &s->a;
 
 	while (a->in_got < a->in_len || a->reply_left > 0) {
-		struct iovec iov[2];
+		struct iovec iov[1 + SIO_IOV];
 		int n = 0;
-		size_t asked = 0, chunk = (size_t)MIN(a->reply_left, (uint64_t)SIO_CHUNK);
+		size_t asked = 0, payload;
 		ssize_t rc;
 
 		if (a->in_got < a->in_len) {
 			iov[n++] = (struct iovec){ s->in + a->in_got, a->in_len - a->in_got };
 			asked += a->in_len - a->in_got;
 		}
-		if (chunk) {
-			iov[n++] = (struct iovec){ sh->drain, chunk };
-			asked += chunk;
-		}
+		n += chunk_iov(iov + n, sh->drain, a->reply_left, &payload);
+		asked += payload;
 		rc = readv(s->fd, iov, n);
 		if (rc <= 0) {
 			if (rc < 0 && errno == EINTR)

@@ -67,6 +67,39 @@ ARGS
 	[ -z "$(ls -A "$T/d")" ]
 }
 
+@test "--iodepth: refused with one line and exit 2 where the backend has no queue, or out of range" {
+	local args want
+	run "$DBENCH" --help
+	[[ "$output" == *"--iodepth=N"* ]]
+	# the backends that take it (iscsi, when its module is installed)
+	want="none installed"
+	grep -A1 "^  iscsi " <<<"$output" | grep -q "queue: --iodepth" && want=iscsi
+	for args in "-D $T/d" "-B null" "-B sockio --server 127.0.0.1"; do
+		run --separate-stderr $DBENCH $args --iodepth 8 -t 1 2
+		echo "$args -> $status: $stderr"
+		[ "$status" -eq 2 ]
+		[ "${#stderr_lines[@]}" -eq 1 ]
+		[[ "$stderr" =~ ^"dbench: --iodepth 8: the "(fileio|null|sockio)" backend has no queue (one op a client in flight); backends with one: $want (see dbench --help)"$ ]]
+	done
+	while IFS= read -r args; do
+		run --separate-stderr $DBENCH -D "$T/d" $args -t 1 2
+		echo "$args -> $status: $stderr"
+		[ "$status" -eq 2 ]
+		[ "${#stderr_lines[@]}" -eq 1 ]
+		[[ "$stderr" == "dbench: --iodepth: "* ]]
+	done <<ARGS
+--iodepth 0
+--iodepth 1025
+--iodepth -3
+--iodepth many
+ARGS
+	[ -z "$(ls -A "$T/d")" ]
+	# 1 is the default: the same run as without it
+	run_dbench -D "$T/d" -c "$DBENCH_SRCDIR/loadfiles/client.txt" --run-once --iodepth 1 1
+	[ "$status" -eq 0 ]
+	[[ "$output" == *", 0 mismatches,"* ]]
+}
+
 @test "a missing NPROCS is a usage error" {
 	run "$DBENCH"
 	[ "$status" -eq 2 ]

@@ -133,6 +133,69 @@ start_bg_run() {
 	assert_no_procs
 }
 
+@test "iscsi --iodepth 8: one client keeps 8 READ10 in flight, every one checked, results shaped as depth 1" {
+	iscsi_dbench -c "$T/iscsi-randread.load" --run-once --iodepth 8 --json "$T/depth.json" 1
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ $'\n'" READ10 "+1000" " ]]
+	[[ "$output" =~ $'\n'" TESTUNITRDY "+1" " ]]
+	[[ "$output" =~ ", 0 mismatches," ]]
+	[[ "${lines[-1]}" == *" 1 clients  1 procs "* ]]
+	[ "$(jq -r '.environment.options.iodepth' "$T/depth.json")" = 8 ]
+	[ "$(jq '.results.failed_clients' "$T/depth.json")" -eq 0 ]
+	assert_max_latency_at_least "$T/depth.json" 1
+	iscsi_dbench -c "$T/iscsi-randread.load" --run-once --json "$T/one.json" 1
+	[ "$status" -eq 0 ]
+	diff <(json_shape "$T/one.json") <(json_shape "$T/depth.json" | grep -vx 'environment.options.iodepth')
+	# per client, with --clients-per-process: 2 x 4 clients, 8 each
+	iscsi_dbench -c "$T/iscsi-randread.load" --run-once --clients-per-process 4 --iscsi-session shared \
+		--iodepth 8 2
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ $'\n'" READ10 "+8000" " ]]
+	[[ "$output" =~ ", 0 mismatches," ]]
+	assert_no_procs
+}
+
+# run_frozen LOADFILE ARGS...: a run that tgtd stops answering (SIGSTOP)
+# once it runs; its commands in flight are given up at the end of --grace.
+run_frozen() {
+	local rc=0 load=$1
+	shift
+	ip netns exec "$TGTD_NS" timeout 120 "$DBENCH" -B iscsi --iscsi="$TGTD_URL" \
+		-c "$load" -t 4 --warmup 0 --grace 2 --json "$T/r.json" "$@" >"$T/out" 2>"$T/err" &
+	BG=$!
+	wait_running "$T/out"
+	kill -STOP "$TGTD_PID"
+	wait "$BG" || rc=$?
+	kill -CONT "$TGTD_PID"
+	cat "$T/out" "$T/err"
+	[ "$rc" -eq 1 ]
+	[ "$(jq '.results.failed_clients' "$T/r.json")" -eq 1 ]
+	assert_no_procs
+	# a fresh target for the next run: the session left stuck on this one
+	# may hold up a new login with the same initiator name for long
+	tgtd_stop
+	rc=0
+	tgtd_start "$T" || rc=$?
+	[ "$rc" -eq 0 ]
+}
+
+@test "iscsi --iodepth 8: a target that stops answering has exactly 8 commands of the client to give up; overlapping writes go one at a time" {
+	# random 4 KiB reads and no barrier in the pass: the queue is full
+	printf 'LOOP 10000000\nREAD10 */8 8 0 0 GOOD\nENDLOOP\n' >"$T/reads.load"
+	run_frozen "$T/reads.load" --iodepth 8 1
+	grep -q "client 0 failed: no progress for [0-9]* s: 8 ops (the oldest a READ10) in flight; given up [0-9]* s after the end of the run (--grace 2)" "$T/err"
+	assert_max_latency_at_least "$T/r.json" 2e9
+	# each command overlaps the one before, and one of the two writes:
+	# never two in flight, whatever the depth
+	printf 'LOOP 10000000\nWRITE10 0 8 0 0 GOOD\nREAD10 4 8 0 0 GOOD\nENDLOOP\n' >"$T/overlap.load"
+	run_frozen "$T/overlap.load" --allow-scsi-writes --iodepth 8 1
+	grep -Eq "client 0 failed: no progress for [0-9]* s: 1 op \(the oldest a (WRITE10|READ10)\) in flight; given up" "$T/err"
+	# a barrier (TESTUNITREADY) every 3 reads: never more than 3 in flight
+	printf 'LOOP 10000000\nREAD10 */8 8 0 0 GOOD\nREAD10 */8 8 0 0 GOOD\nREAD10 */8 8 0 0 GOOD\nTESTUNITREADY GOOD\nENDLOOP\n' >"$T/barrier.load"
+	run_frozen "$T/barrier.load" --iodepth 8 1
+	grep -Eq "client 0 failed: no progress for [0-9]* s: ([123] ops? \(the oldest a READ10\)|1 op \(the oldest a TESTUNITREADY\)) in flight; given up" "$T/err"
+}
+
 @test "iscsi engine: --help says iscsi is asynchronous and has --iscsi-session; a mode other than client or shared is one line, exit 2" {
 	run "$DBENCH" --help
 	[ "$status" -eq 0 ]

@@ -3,7 +3,8 @@
 # one process (--clients-per-process), each op on its client's fiber, the
 # connections on the process's event loop, against one real nfs-ganesha
 # (NFSv3 and NFSv4, tests/lib/nfs.sh) shared by the file's tests: results
-# and JSON shaped as a process per client, the NFSv3 ops, a server that
+# and JSON shaped as a process per client, the NFSv3 ops, WRITEPATTERN reads
+# checked while the replies of many clients arrive together, a server that
 # stops answering (--nfs-timeout; --grace), SIGINT.
 #
 # Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
@@ -103,6 +104,42 @@ nfs_connections() {
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "dbench: nfs: --nfs-connection: 'bogus' is not client or shared" ]
 	assert_no_procs
+}
+
+@test "nfs engine: WRITEPATTERN reads checked with 8 clients a process, both connection modes, NFSv3 and NFSv4" {
+	# The pattern bytes and the unchecked reads' target are one copy a
+	# process (common.c): a checked read must land in its client's own
+	# buffer, or the replies the loop takes in one pass overwrite each
+	# other before their clients compare them (offsets 1000 and 1001 read
+	# different bytes).
+	loadfile wp.txt <<'L'
+Mkdir "\clients" *
+Mkdir "\clients\client1" *
+NTCreateX "\clients\client1\f" 0x40 0x5 1 NT_STATUS_OK
+WRITEPATTERN
+WriteX 1 1000 70000 70000 NT_STATUS_OK
+Flush 1 NT_STATUS_OK
+ReadX 1 1000 70000 70000 NT_STATUS_OK
+ReadX 1 1001 500 500 NT_STATUS_OK
+ReadX 1 1000 70000 70000 NT_STATUS_OK
+WRITEPATTERN off
+WriteX 1 0 100 100 NT_STATUS_OK
+WRITEPATTERN on
+ReadX 1 0 100 100 NT_STATUS_FILE_CORRUPT_ERROR
+ReadX 1 1001 500 500 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+L
+	for v in 3 4; do
+		for conn in client shared; do
+			nfs_dbench --nfs-version "$v" --nfs-connection "$conn" -c "$T/wp.txt" --run-once \
+				--clients-per-process 8 1
+			echo "v$v $conn: $output"
+			echo "$stderr"
+			[ "$status" -eq 0 ]
+			[[ "$output" == *"Operations 96 in"*", 0 mismatches,"* ]]
+			assert_export_empty
+		done
+	done
 }
 
 @test "nfs engine: the NFSv3 ops loadfile on the event loop, no mismatch" {
