@@ -124,6 +124,8 @@ struct client {
 	uint32_t inflight;	/* the core's: ops in flight (with iodepth > 1) */
 	int drain;		/* the core's: blocked until none is in flight (a
 				   barrier), not only until one completes */
+	int solo;		/* the core's: the op in flight is a barrier (not
+				   queueable): nothing goes beside it */
 	struct client_io *io;	/* the core's: the ops in flight, iodepth of them */
 
 	char error[256];	/* why the client failed */

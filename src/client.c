@@ -354,6 +354,9 @@ static int queue_op(struct client *c, const struct op *op)
 	uint32_t tag = 0, status;
 	struct client_io *io;
 	uint64_t t0;
+	/* an op that may not go beside others (step() let it go alone) may
+	 * not have others go beside it either, while it is in flight */
+	int solo = !c->inflight && op->id < OP_COUNT && !c->be->queueable(c, op);
 
 	while (c->io[tag].op)
 		tag++;		/* a free place: step() saw inflight < iodepth */
@@ -379,6 +382,7 @@ static int queue_op(struct client *c, const struct op *op)
 	*io = (struct client_io){ .op = op, .t0 = t0, .sched_ns = c->sched_ns,
 				  .deadline_ns = c->deadline_ns, .want_bytes = c->num[3] };
 	c->inflight++;
+	c->solo = solo;
 	c->prepared = 0;
 	c->last_t1 = t0;
 	if (c->inflight > 1)
@@ -400,6 +404,7 @@ static void queue_drop(struct client *c)
 	memcpy(c->error, error, sizeof(error));
 	memset(c->io, 0, c->iodepth * sizeof(*c->io));
 	c->inflight = 0;
+	c->solo = 0;
 	slot_op_end(c->slot);
 }
 
@@ -412,7 +417,8 @@ int client_resume_io(struct client *c, uint32_t tag, uint32_t status, uint64_t b
 	int64_t c_want = c->num[3];
 
 	io->op = NULL;
-	c->inflight--;
+	if (--c->inflight == 0)
+		c->solo = 0;
 	if (status == STATUS_FATAL) {
 		if (!c->failed) {
 			if (!c->error[0])
@@ -506,7 +512,12 @@ static int step(struct client *c, uint64_t now)
 	const struct op *op = &prog->ops[c->pc];
 
 	if (c->inflight) {
-		/* a queue: room for one more, and no barrier before it */
+		/* a queue: room for one more, no barrier in flight, and no
+		 * barrier before it */
+		if (c->solo) {
+			c->drain = 1;
+			return CLIENT_BLOCKED;
+		}
 		if (c->inflight >= c->iodepth) {
 			c->drain = 0;
 			return CLIENT_BLOCKED;
@@ -711,6 +722,7 @@ void client_give_up(struct client *c, uint64_t now, const char *why)
 		}
 		memset(c->io, 0, c->iodepth * sizeof(*c->io));
 		c->inflight = 0;
+		c->solo = 0;
 	} else if (op && c->prog->statidx[op->id] >= 0) {
 		op_stats_add(&s->ops[c->prog->statidx[op->id]], lat, 0);
 		hist64_add(&s->every, lat);

@@ -903,26 +903,27 @@ static inline struct uring_client *uring_of(const struct client *c)
 	return ((const struct fileio *)c->priv)->uring;
 }
 
+/* A read's or write's outcome: n bytes moved, or -errno. */
+static uint32_t io_result(ssize_t n, size_t *moved)
+{
+	if (n < 0)
+		return nt_from_errno((int)-n);
+	*moved = (size_t)n;
+	return NT_STATUS_OK;
+}
+
 static uint32_t fileio_read(struct client *c, struct nb_handle *h, char *buf, uint64_t offset,
 			    size_t size, size_t *got)
 {
 	ssize_t n;
 
 #ifdef HAVE_LIBURING
-	if (uring_of(c)) {
-		n = uring_pread(uring_of(c), fd_of(h), buf, size, offset);
-		if (n < 0)
-			return nt_from_errno((int)-n);
-		*got = (size_t)n;
-		return NT_STATUS_OK;
-	}
+	if (uring_of(c))
+		return io_result(uring_pread(uring_of(c), fd_of(h), buf, size, offset), got);
 #endif
 	(void)c;
 	n = pread(fd_of(h), buf, size, (off_t)offset);
-	if (n < 0)
-		return nt_from_errno(errno);
-	*got = (size_t)n;
-	return NT_STATUS_OK;
+	return io_result(n < 0 ? -errno : n, got);
 }
 
 static uint32_t fileio_write(struct client *c, struct nb_handle *h, const char *buf,
@@ -931,20 +932,12 @@ static uint32_t fileio_write(struct client *c, struct nb_handle *h, const char *
 	ssize_t n;
 
 #ifdef HAVE_LIBURING
-	if (uring_of(c)) {
-		n = uring_pwrite(uring_of(c), fd_of(h), buf, size, offset);
-		if (n < 0)
-			return nt_from_errno((int)-n);
-		*done = (size_t)n;
-		return NT_STATUS_OK;
-	}
+	if (uring_of(c))
+		return io_result(uring_pwrite(uring_of(c), fd_of(h), buf, size, offset), done);
 #endif
 	(void)c;
 	n = pwrite(fd_of(h), buf, size, (off_t)offset);
-	if (n < 0)
-		return nt_from_errno(errno);
-	*done = (size_t)n;
-	return NT_STATUS_OK;
+	return io_result(n < 0 ? -errno : n, done);
 }
 
 static uint32_t fileio_truncate(struct client *c, struct nb_handle *h, uint64_t size)
