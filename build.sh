@@ -64,12 +64,22 @@ install_missing() {
 	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
+# make_jobs N: make's -jN; nothing under a make's jobserver (.ci/run runs its
+# phases as one make, .ci/jobs.mk): the make joins it and shares its slots.
+make_jobs() {
+	case " ${MAKEFLAGS:-} " in
+	*jobserver*) ;;
+	*) echo "-j$1" ;;
+	esac
+}
+
 configure_and_make() {
 	local dir=$1
 	shift
 	[ -x configure ] || ./autogen.sh
 	mkdir -p "$dir"
-	(cd "$dir" && { [ -f Makefile ] || ../configure --enable-werror "$@"; } && make -j"$(nproc)")
+	# shellcheck disable=SC2046 # make_jobs prints one word or none
+	(cd "$dir" && { [ -f Makefile ] || ../configure --enable-werror "$@"; } && make $(make_jobs "$(nproc)"))
 }
 
 # Test files mostly wait (on a server, on a time-limited run): twice as
@@ -82,7 +92,8 @@ sanitizer_build() {
 	local san="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
 
 	configure_and_make build-asan CFLAGS="$san" LDFLAGS="-fsanitize=address,undefined"
-	make -C build-asan check TESTS= -j"$(nproc)" >/dev/null
+	# shellcheck disable=SC2046
+	make -C build-asan check TESTS= $(make_jobs "$(nproc)") >/dev/null
 }
 
 # make check in build-asan under the sanitizers' options; "$@" are more
@@ -90,9 +101,10 @@ sanitizer_build() {
 # that only repeat C paths other tests of this pass run are skipped
 # (sanitizer_pass_skip, tests/cli/helpers.bash).
 sanitizer_check() {
+	# shellcheck disable=SC2046
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 		LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0" \
-		DBENCH_SANITIZER_PASS=1 make -C build-asan check -j"$check_jobs" "$@"
+		DBENCH_SANITIZER_PASS=1 make -C build-asan check $(make_jobs "$check_jobs") "$@"
 }
 
 [ "${1:-}" = package ] && package_pkgs="lintian debootstrap"
@@ -103,7 +115,8 @@ case "${1:-}" in
 	;;
 check)
 	configure_and_make build
-	make -C build check -j"$check_jobs"
+	# shellcheck disable=SC2046
+	make -C build check $(make_jobs "$check_jobs")
 	;;
 sanitize-build)
 	sanitizer_build
