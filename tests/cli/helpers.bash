@@ -154,6 +154,27 @@ Unlink "\clients\client1\f" NT_STATUS_OK
 L
 }
 
+# $T/slow.txt: small.txt's 8 ops with a 10 ms SLEEP while the file is open
+# (written, not yet read, closed or removed).  For a test that needs a run
+# going -- to signal, stop or kill it, to count its clients and progress
+# lines, to merge or draw its figures -- and not its speed: each client
+# sleeps most of its time instead of spinning a CPU for the whole run (CI
+# runs 6 jobs on 2 CPUs), and a client stopped or signalled mid-pass most
+# likely holds an open file in its tree.
+slow_loadfile() {
+	loadfile slow.txt <<'L'
+Mkdir "\clients" *
+Mkdir "\clients\client1" *
+NTCreateX "\clients\client1\f" 0x40 0x2 1 NT_STATUS_OK
+WriteX 1 0 65536 65536 NT_STATUS_OK
+SLEEP 10000
+ReadX 1 0 65536 65536 NT_STATUS_OK
+QUERY_FILE_INFORMATION 1 1004 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+Unlink "\clients\client1\f" NT_STATUS_OK
+L
+}
+
 # Files a loadfile makes at the share root, outside clients/: random names,
 # as upstream's nfs_2.load makes them.  $T/root.txt with netbench ops,
 # $T/root3.txt with NFSv3 ops (that file's shape).

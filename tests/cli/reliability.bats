@@ -28,7 +28,7 @@ directive_loop() {
 	for body in 'SETSP 1' 'SLEEP 0' 'REPEAT 0
 Mkdir "\clients\x" *'; do
 		directive_loop "$body"
-		run_dbench -B null -t 2 -c "$T/loop.txt" 1
+		run_dbench -B null -t 1 -c "$T/loop.txt" 1
 		echo "$body -> $status: $stderr"
 		[ "$status" -eq 0 ]
 		[[ "$output" == *"Throughput"* ]]
@@ -166,8 +166,12 @@ client_pids() {
 @test "a stopped client is killed after --grace, counted as failed with the reason, exit 1" {
 	local victim rc=0
 	# -t 10: the victim must still run when it is stopped, about a second
-	# after the first "execute" line; a loaded machine needs the margin
-	start_dbench -D "$T/d" -t 10 --grace 2 --json "$T/r.json" 2
+	# after the first "execute" line; a loaded machine needs the margin.
+	# --warmup 0: that line comes with the first tick, not after a 2 s
+	# warmup; slow.txt: the client that is not stopped sleeps through the
+	# 10 s instead of spinning a CPU
+	slow_loadfile
+	start_dbench -D "$T/d" -c "$T/slow.txt" -t 10 --warmup 0 --grace 2 --json "$T/r.json" 2
 	victim=$(client_pids | head -1)
 	[ -n "$victim" ]
 	kill -STOP "$victim"
@@ -187,7 +191,8 @@ client_pids() {
 	local rc=0 conn
 	start_srv -b 127.0.0.1
 	# -t 10: the run must still be going when the server is stopped
-	start_dbench -B sockio --server "127.0.0.1:$PORT" --server-timeout 300 -t 10 --grace 2 \
+	# (--warmup 0: the first "execute" line without a 2 s warmup first)
+	start_dbench -B sockio --server "127.0.0.1:$PORT" --server-timeout 300 -t 10 --warmup 0 --grace 2 \
 		--json "$T/r.json" -c "$DBENCH_SRCDIR/loadfiles/client.txt" 1
 	for conn in $(pgrep -P "$SRV_PID"); do kill -STOP "$conn"; done
 	SECONDS=0
@@ -207,7 +212,9 @@ assert mx >= 2e9, mx' "$T/r.json"
 }
 
 @test "after the parent is SIGKILLed nothing is left: no process, no clients/ directory" {
-	start_dbench -D "$T/d" -t 60 3
+	# (--warmup 0: the first "execute" line at once, not after 12 s of
+	# warmup with three clients spinning)
+	start_dbench -D "$T/d" -t 60 --warmup 0 3
 	local db
 	db=$(pgrep -P "$DB_PID" -x dbench)
 	kill -KILL "$db"
