@@ -15,6 +15,8 @@ load helpers
 setup() {
 	make_tmp
 	small_loadfile
+	# (the runs a test signals use slow.txt: their clients sleep, not spin)
+	slow_loadfile
 }
 teardown() {
 	# (the FIFO's writer has no $T in its command line)
@@ -78,7 +80,7 @@ json() {
 	for sig in $(sanitizer_pass_one HUP QUIT USR1 USR2 ALRM PIPE TERM INT); do
 		num=$(kill -l "$sig")
 		echo '{"stale": "an older run"}' > "$T/r.json"
-		start_dbench -D "$T/d" -c "$T/small.txt" -t 60 --json "$T/r.json" 2
+		start_dbench -D "$T/d" -c "$T/slow.txt" -t 60 --json "$T/r.json" 2
 		wait_running "$T/out"
 		kill -"$sig" "$DB_PID"
 		wait_dbench
@@ -95,7 +97,7 @@ json() {
 
 @test "a signal ignored when dbench starts stays ignored (nohup); SIGTERM still stops it" {
 	# dbench started with SIGHUP ignored, as nohup does
-	timeout -s KILL 120 env --default-signal --ignore-signal=HUP "$DBENCH" -D "$T/d" -c "$T/small.txt" \
+	timeout -s KILL 120 env --default-signal --ignore-signal=HUP "$DBENCH" -D "$T/d" -c "$T/slow.txt" \
 		-t 60 --json "$T/r.json" 1 > "$T/out" 2> "$T/err" &
 	TO_PID=$!
 	wait_running "$T/out"
@@ -154,7 +156,7 @@ json() {
 		num=$(kill -l "$sig")
 		# -t 10: the victim must still run when the signal comes, on a
 		# loaded machine too (the other client ends the run at -t)
-		start_dbench -D "$T/d" -c "$T/small.txt" -t 10 --json "$T/r.json" 2
+		start_dbench -D "$T/d" -c "$T/slow.txt" -t 10 --json "$T/r.json" 2
 		wait_running "$T/out"
 		victim=$(pgrep -P "$DB_PID" | head -1)
 		kill -"$sig" "$victim"
@@ -166,7 +168,7 @@ json() {
 		assert_empty_target
 	done
 	# the terminal's Ctrl-C reaches dbench and every client: a stop, 130
-	setsid env --default-signal "$DBENCH" -D "$T/d" -c "$T/small.txt" -t 60 --json "$T/r.json" 2 \
+	setsid env --default-signal "$DBENCH" -D "$T/d" -c "$T/slow.txt" -t 60 --json "$T/r.json" 2 \
 		> "$T/out" 2> "$T/err" &
 	DB_PID=$!
 	wait_running "$T/out"
@@ -197,7 +199,7 @@ json() {
 	# a reader that goes away (| head) stops the run: SIGPIPE, 141, no
 	# write error
 	run bash -c 'env --default-signal "$0" -B null -c "$1" -t 60 1 2>"$2" | head -1; exit "${PIPESTATUS[0]}"' \
-		"$DBENCH" "$T/small.txt" "$T/pipe.err"
+		"$DBENCH" "$T/slow.txt" "$T/pipe.err"
 	echo "$output"
 	cat "$T/pipe.err"
 	[ "$status" -eq 141 ]
