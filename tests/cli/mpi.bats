@@ -72,8 +72,11 @@ mpi_start_bg() {
 
 @test "mpi: 2 ranks, null backend: one report, clients spread, results merged exactly, JSON per rank" {
 	# -t 4: several execute lines, so that one falls while all 5 clients run
-	# even when a loaded machine delays rank 0's ticks
-	run mpi 2 "$DBENCH" --mpi -B null -D "$T/d" -t 4 --warmup 1 --latency --json "$T/r.json" 5
+	# even when a loaded machine delays rank 0's ticks (slow.txt, here and
+	# in the null runs below: the clients sleep through the run instead of
+	# spinning a CPU each)
+	slow_loadfile
+	run mpi 2 "$DBENCH" --mpi -B null -c "$T/slow.txt" -D "$T/d" -t 4 --warmup 1 --latency --json "$T/r.json" 5
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^Throughput' <<<"$output")" -eq 1 ]
@@ -236,7 +239,8 @@ EOF
 
 @test "mpi: rank 0 killed mid-run: rank 1 names it, every rank ends (mpirun -q: that line only)" {
 	local job pid st=0
-	mpi_start_bg -q "$DBENCH" --mpi --mpi-timeout 120 -B null -D "$T/d" -t 60 --warmup 0 4
+	slow_loadfile
+	mpi_start_bg -q "$DBENCH" --mpi --mpi-timeout 120 -B null -c "$T/slow.txt" -D "$T/d" -t 60 --warmup 0 4
 	wait_for -t 30 "rank 0's process" rank_found 0 ||
 		{ ps -ef | grep -- "$T" | grep -v grep; false; }
 	kill -KILL "$pid"
@@ -348,8 +352,9 @@ EOF
 	# live ranks report at once on the SIGCONT, so nobody is named (with
 	# 3 s, under ASan at load 40, rank 0's cleanup was still going when
 	# the SIGKILL came: no report)
+	slow_loadfile
 	mpirun --allow-run-as-root --oversubscribe --mca odls_base_sigkill_timeout 10 -np 2 \
-		"$DBENCH" --mpi -B null -D "$T/d" -t 60 --warmup 0 2 >"$T/out" 2>&1 &
+		"$DBENCH" --mpi -B null -c "$T/slow.txt" -D "$T/d" -t 60 --warmup 0 2 >"$T/out" 2>&1 &
 	local job=$! st=0
 	wait_for -t 60 "the clients to execute" grep -q 'execute' "$T/out"
 	kill -INT "$job"
@@ -371,7 +376,8 @@ rank1_executes() {
 	sanitizer_pass_skip "the --mpi-timeout path (a rank SIGSTOPped, 4 s) is the shared-fileio abort test's, which also cleans up"
 	# 2 clients and 4 s: null clients spin, and on a loaded machine a rank's
 	# parent may wait its turn for a second or two
-	mpi 2 "$DBENCH" --mpi --mpi-timeout 4 -B null -D "$T/d" -t 60 --warmup 0 2 >"$T/out" 2>&1 &
+	slow_loadfile
+	mpi 2 "$DBENCH" --mpi --mpi-timeout 4 -B null -c "$T/slow.txt" -D "$T/d" -t 60 --warmup 0 2 >"$T/out" 2>&1 &
 	local job=$! pid=
 	# a loaded machine starts slowly
 	wait_for -t 60 "the clients to execute, and rank 1's process" rank1_executes ||
@@ -386,7 +392,8 @@ rank1_executes() {
 }
 
 @test "mpi: --repeat across ranks: each run merged, per-rank lines and JSON for every run" {
-	run mpi 2 "$DBENCH" --mpi -B null -D "$T/d" -t 1 --warmup 0 --repeat 2 --json "$T/rep.json" 3
+	slow_loadfile
+	run mpi 2 "$DBENCH" --mpi -B null -c "$T/slow.txt" -D "$T/d" -t 1 --warmup 0 --repeat 2 --json "$T/rep.json" 3
 	echo "$output"
 	[ "$status" -eq 0 ]
 	grep -q '^Run 2 of 2: Throughput' <<<"$output"
@@ -422,7 +429,8 @@ EOF
 }
 
 @test "mpi: --sweep across ranks: each point spread over the ranks and merged, one table, one document, drawn" {
-	run mpi 2 "$DBENCH" --mpi -B null -D "$T/d" -t 1 --warmup 0 --sweep 2,3 --repeat 2 --json "$T/s.json"
+	slow_loadfile
+	run mpi 2 "$DBENCH" --mpi -B null -c "$T/slow.txt" -D "$T/d" -t 1 --warmup 0 --sweep 2,3 --repeat 2 --json "$T/s.json"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	grep -q "^MPI: each point's client processes over 2 ranks" <<<"$output"
