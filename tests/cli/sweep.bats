@@ -17,6 +17,9 @@ PNG_CHECK="$DBENCH_SRCDIR/tests/cli/png-check.py"
 setup() {
 	make_tmp
 	small_loadfile
+	# the runs: slow.txt, whose clients sleep 10 ms a pass instead of
+	# spinning a CPU each (a sweep to 6 clients spun 13 CPU-seconds)
+	slow_loadfile
 }
 teardown() { remove_tmp; }
 
@@ -44,7 +47,7 @@ need_gnuplot() {
 }
 
 @test "sweep: 1..4x2,6 on null: a run per count, the table, one JSON with every point" {
-	run "$DBENCH" -B null -c "$T/small.txt" --sweep 1..4x2,6 -t 1 --warmup 0 --json "$T/s.json"
+	run "$DBENCH" -B null -c "$T/slow.txt" --sweep 1..4x2,6 -t 1 --warmup 0 --json "$T/s.json"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	for n in 1 2 4 6; do
@@ -66,7 +69,7 @@ need_gnuplot() {
 }
 
 @test "sweep: with --repeat 2 every point has 2 runs and an interval; exit status kept" {
-	run "$DBENCH" -B null -c "$T/small.txt" --sweep 1,3 --repeat 2 -t 1 --warmup 0 --json "$T/s.json"
+	run "$DBENCH" -B null -c "$T/slow.txt" --sweep 1,3 --repeat 2 -t 1 --warmup 0 --json "$T/s.json"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"Sweep of 2 points of 2 (each the mean of its runs"* ]]
@@ -77,7 +80,7 @@ need_gnuplot() {
 }
 
 @test "sweep: on fileio each point cleans up; nothing left behind" {
-	run "$DBENCH" -D "$T/d" -c "$T/small.txt" --sweep 1,2 -t 1 --warmup 0
+	run "$DBENCH" -D "$T/d" -c "$T/slow.txt" --sweep 1,2 -t 1 --warmup 0
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"Point 2 of 2: 2 clients: Throughput"* ]]
@@ -87,8 +90,8 @@ need_gnuplot() {
 
 @test "dbench-plot: a fileio sweep with repeats and a null sweep drawn as PNG" {
 	need_gnuplot
-	"$DBENCH" -D "$T/d" -c "$T/small.txt" --sweep 1,2 --repeat 2 -t 1 --warmup 1 --json "$T/fileio.json" >/dev/null 2>&1
-	"$DBENCH" -B null -c "$T/small.txt" --sweep 1,2,4 -t 1 --warmup 0 --json "$T/null.json" >/dev/null 2>&1
+	"$DBENCH" -D "$T/d" -c "$T/slow.txt" --sweep 1,2 --repeat 2 -t 1 --warmup 1 --json "$T/fileio.json" >/dev/null 2>&1
+	"$DBENCH" -B null -c "$T/slow.txt" --sweep 1,2,4 -t 1 --warmup 0 --json "$T/null.json" >/dev/null 2>&1
 	run "$PLOT" -o "$T/out" "$T/fileio.json" "$T/null.json"
 	echo "$output"
 	[ "$status" -eq 0 ]
@@ -103,7 +106,7 @@ need_gnuplot() {
 	done
 	xmllint --html --noout "$T/out/index.html"
 	grep -q "fileio" "$T/out/index.html"
-	grep -q "small.txt" "$T/out/index.html"
+	grep -q "slow.txt" "$T/out/index.html"
 	# the throughput picture: error bars for the input with repeats only
 	grep -q 'index 0 using 1:2:3:4 with yerrorlines' "$T/out/throughput.gp"
 	grep -q 'index 1 using 1:2 with linespoints' "$T/out/throughput.gp"
@@ -111,7 +114,7 @@ need_gnuplot() {
 
 @test "dbench-plot: the data behind the pictures hold the JSON's figures" {
 	need_gnuplot
-	"$DBENCH" -B null -c "$T/small.txt" --sweep 1,2 --repeat 2 -t 1 --warmup 0 --json "$T/s.json" >/dev/null 2>&1
+	"$DBENCH" -B null -c "$T/slow.txt" --sweep 1,2 --repeat 2 -t 1 --warmup 0 --json "$T/s.json" >/dev/null 2>&1
 	run "$PLOT" -o "$T/out" "$T/s.json"
 	[ "$status" -eq 0 ]
 	# points.dat: clients, mean MB/s, interval, mean ops/s as the summary has them
@@ -158,7 +161,7 @@ PY
 
 @test "dbench-plot: SVG output is well-formed at the asked size" {
 	need_gnuplot
-	"$DBENCH" -B null -c "$T/small.txt" --sweep 1,2 -t 1 --warmup 0 --json "$T/s.json" >/dev/null 2>&1
+	"$DBENCH" -B null -c "$T/slow.txt" --sweep 1,2 -t 1 --warmup 0 --json "$T/s.json" >/dev/null 2>&1
 	run "$PLOT" -o "$T/out" --format svg --size 800x600 "$T/s.json"
 	echo "$output"
 	[ "$status" -eq 0 ]
@@ -172,8 +175,8 @@ PY
 
 @test "dbench-plot: a single run's and a --repeat document are one point each" {
 	need_gnuplot
-	"$DBENCH" -B null -c "$T/small.txt" -t 1 --warmup 0 --json "$T/one.json" 2 >/dev/null 2>&1
-	"$DBENCH" -B null -c "$T/small.txt" -t 1 --warmup 0 --repeat 2 --json "$T/rep.json" 3 >/dev/null 2>&1
+	"$DBENCH" -B null -c "$T/slow.txt" -t 1 --warmup 0 --json "$T/one.json" 2 >/dev/null 2>&1
+	"$DBENCH" -B null -c "$T/slow.txt" -t 1 --warmup 0 --repeat 2 --json "$T/rep.json" 3 >/dev/null 2>&1
 	run "$PLOT" -o "$T/out" "$T/one.json" "$T/rep.json"
 	echo "$output"
 	[ "$status" -eq 0 ]
@@ -206,7 +209,7 @@ PY
 }
 
 @test "dbench-plot: no gnuplot is one line naming the package" {
-	"$DBENCH" -B null -c "$T/small.txt" -t 1 --warmup 0 --json "$T/one.json" 1 >/dev/null 2>&1
+	"$DBENCH" -B null -c "$T/slow.txt" -t 1 --warmup 0 --json "$T/one.json" 1 >/dev/null 2>&1
 	GNUPLOT=/nonexistent/gnuplot run -2 "$PLOT" -o "$T/out" "$T/one.json"
 	echo "$output"
 	[ "${#lines[@]}" -eq 1 ]
@@ -215,7 +218,7 @@ PY
 
 @test "dbench-plot: backticks, quotes, newlines and \$(...) in names and titles run nothing; the pictures are drawn" {
 	need_gnuplot
-	"$DBENCH" -B null -c "$T/small.txt" -t 1 --warmup 0 --json "$T/one.json" 1 >/dev/null 2>&1
+	"$DBENCH" -B null -c "$T/slow.txt" -t 1 --warmup 0 --json "$T/one.json" 1 >/dev/null 2>&1
 	# gnuplot runs in the output directory: a command that ran leaves pwned* there
 	local a=$'a`touch pwned1`$(touch pwned2)\'q"x\nsystem "touch pwned3"; `touch pwned3`.json'
 	local b=$'b@x_{y}^z&~\\\'\'\n\'\n.json'
@@ -246,7 +249,7 @@ PY
 }
 
 @test "dbench-plot: a directory is named as one, a FIFO nobody writes to is not waited for" {
-	"$DBENCH" -B null -c "$T/small.txt" -t 1 --warmup 0 --json "$T/one.json" 1 >/dev/null 2>&1
+	"$DBENCH" -B null -c "$T/slow.txt" -t 1 --warmup 0 --json "$T/one.json" 1 >/dev/null 2>&1
 	mkdir "$T/dir.json"
 	run -2 "$PLOT" -o "$T/out" "$T/dir.json"
 	[ "${#lines[@]}" -eq 1 ]
