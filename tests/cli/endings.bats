@@ -184,12 +184,12 @@ json() {
 }
 
 @test "a report that cannot be written is an error: exit 1 and one line, as coreutils (>/dev/full, stdout closed)" {
-	run bash -c '"$0" -B null -c "$1" -t 1 --json "$2" 1 >/dev/full' "$DBENCH" "$T/small.txt" "$T/r.json"
+	run bash -c '"$0" -B null -c "$1" -t 1 --json "$2" 1 >/dev/full' "$DBENCH" "$T/slow.txt" "$T/r.json"
 	echo "$output"
 	[ "$status" -eq 1 ]
 	[ "$output" = "dbench: write error: No space left on device" ]
 	[ "$(json .exit_status)" -eq 1 ]	# the document says so too
-	run bash -c '"$0" -B null -c "$1" -t 1 1 >&-' "$DBENCH" "$T/small.txt"
+	run bash -c '"$0" -B null -c "$1" -t 1 1 >&-' "$DBENCH" "$T/slow.txt"
 	echo "$output"
 	[ "$status" -eq 1 ]
 	[ "$output" = "dbench: write error: Bad file descriptor" ]
@@ -296,7 +296,7 @@ json() {
 	rm "$T/r.json" "$T/s.csv"
 
 	# planted while the run goes: the document is refused, not written there
-	start_dbench -D "$T/d" -c "$T/small.txt" -t 3 --json "$T/r.json" --csv-series "$T/s.csv" 1
+	start_dbench -D "$T/d" -c "$T/slow.txt" -t 3 --json "$T/r.json" --csv-series "$T/s.csv" 1
 	wait_running "$T/out"
 	ln -s victim "$T/r.json"
 	rm "$T/s.csv"
@@ -312,7 +312,7 @@ json() {
 	# its content; the new file is made with the umask's mode, no temporary left
 	ln "$T/victim" "$T/r.json"
 	ln "$T/victim" "$T/s.csv"
-	run_dbench -B null -c "$T/small.txt" -t 1 --json "$T/r.json" --csv-series "$T/s.csv" 1
+	run_dbench -B null -c "$T/slow.txt" -t 1 --json "$T/r.json" --csv-series "$T/s.csv" 1
 	[ "$status" -eq 0 ]
 	[ "$(cat "$T/victim")" = "the victim's file" ]
 	[ "$(stat -c %h "$T/victim")" -eq 1 ]
@@ -327,7 +327,7 @@ json() {
 	[[ "$(tr -s ' \n' ' ' <<<"$output")" == *"JSON Lines if it ends in .jsonl; never through a symlink"* ]]
 
 	# the process's own descriptors: /dev/fd/N (a shell's >(...) too)
-	run bash -c '"$0" -B null -c "$1" -t 1 --json /dev/fd/3 1 3>"$2" >/dev/null' "$DBENCH" "$T/small.txt" "$T/fd.json"
+	run bash -c '"$0" -B null -c "$1" -t 1 --json /dev/fd/3 1 3>"$2" >/dev/null' "$DBENCH" "$T/slow.txt" "$T/fd.json"
 	[ "$status" -eq 0 ]
 	[ "$(jq -r .exit_status "$T/fd.json")" -eq 0 ]
 }

@@ -7,7 +7,11 @@
 bats_require_minimum_version 1.5.0
 load helpers
 
-setup() { make_tmp; }
+setup() {
+	make_tmp
+	# (the runs that only need to run use slow.txt: a client that sleeps)
+	slow_loadfile
+}
 teardown() {
 	[ -n "${T:-}" ] && pkill -KILL -f -- "$T" 2>/dev/null
 	remove_tmp
@@ -170,7 +174,6 @@ client_pids() {
 	# --warmup 0: that line comes with the first tick, not after a 2 s
 	# warmup; slow.txt: the client that is not stopped sleeps through the
 	# 10 s instead of spinning a CPU
-	slow_loadfile
 	start_dbench -D "$T/d" -c "$T/slow.txt" -t 10 --warmup 0 --grace 2 --json "$T/r.json" 2
 	victim=$(client_pids | head -1)
 	[ -n "$victim" ]
@@ -276,7 +279,7 @@ PY
 	run_dbench -B sockio --server 127.0.0.1:1 -t 1 --json "$T/r.json" 1
 	[ "$status" -eq 2 ]
 	assert_error_doc "$T/r.json" 2 "127.0.0.1"
-	run_dbench -B null -t 1 --json "$T/r.json" 1
+	run_dbench -B null -c "$T/slow.txt" -t 1 --json "$T/r.json" 1
 	[ "$status" -eq 0 ]
 	$PYTHON -c 'import json,sys; d=json.load(open(sys.argv[1])); assert "results" in d and "error" not in d' "$T/r.json"
 	# a document reader names the failure
@@ -291,7 +294,7 @@ PY
 	local before after
 	before=$(stat -c %i "$T/r.json")
 	exec 7< "$T/r.json"	# a reader that opened the old document
-	run_dbench -B null -t 1 --json "$T/r.json" 1
+	run_dbench -B null -c "$T/slow.txt" -t 1 --json "$T/r.json" 1
 	[ "$status" -eq 0 ]
 	after=$(stat -c %i "$T/r.json")
 	# a rename replaced the file: the reader still has the whole old one,
@@ -304,10 +307,10 @@ PY
 	# a device is written in place, never replaced (/dev/full stays a
 	# device: the write error is the run's); a symbolic link is never
 	# written through (endings.bats); /dev/stdout is the descriptor
-	run_dbench -B null -t 1 --json /dev/full 1
+	run_dbench -B null -c "$T/slow.txt" -t 1 --json /dev/full 1
 	[ "$status" -eq 1 ]
 	[[ "$stderr" == *"--json /dev/full: write error: No space left on device"* ]]
-	run_dbench -B null -t 1 --json /dev/stdout 1
+	run_dbench -B null -c "$T/slow.txt" -t 1 --json /dev/stdout 1
 	[ "$status" -eq 0 ]
 	$PYTHON -c 'import json,sys; d=sys.stdin.read(); json.loads(d[d.index("{"):])["results"]' <<<"$output"
 }
