@@ -346,3 +346,208 @@ const char *serve_end_name(enum serve_end end)
 	}
 	return "?";
 }
+
+/* ---- The same protocol as a state machine fed with bytes (serve.h). */
+
+void serve_init(struct serve_conn *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->state = SERVE_S_HEADER;
+}
+
+/* Header bytes wanted: 4 to tell the formats apart, then a whole header. */
+static uint32_t header_need(const struct serve_conn *c)
+{
+	return c->format == 0 ? 4 : c->format == 1 ? FRAME_HEADER_SIZE : 8;
+}
+
+static void set_done(struct serve_conn *c, enum serve_end end)
+{
+	c->end = end;
+	c->state = SERVE_S_DONE;
+}
+
+/* Prepare the reply: header bytes already in c->reply, then zeros. */
+static void reply_ready(struct serve_conn *c, uint32_t hdrlen, uint32_t zeros)
+{
+	c->reply_off = 0;
+	c->reply_len = hdrlen;
+	c->zeros_left = zeros;
+	c->reply_total = hdrlen + zeros;
+	c->reply_sent = 0;
+	c->state = c->payload_left ? SERVE_S_PAYLOAD : SERVE_S_REPLY;
+}
+
+/* A whole header is in c->hdr: check it, prepare the reply. */
+static void header_complete(struct serve_conn *c)
+{
+	struct frame_header req, reply;
+	char problem[160];
+	int status;
+
+	c->have = 0;
+	if (c->format == 2) {
+		uint32_t len = get_be32(c->hdr), want = get_be32(c->hdr + 4);
+
+		if (len < 4 || len > FRAME_MAX_PAYLOAD || want > FRAME_MAX_PAYLOAD) {
+			snprintf(c->why, sizeof(c->why),
+				 "classic frame of %u bytes wanting a %u-byte reply (lengths are 4 to %u)",
+				 len, want, FRAME_MAX_PAYLOAD);
+			set_done(c, SERVE_PROTOCOL);
+			return;
+		}
+		c->payload_len = c->payload_left = len - 4;
+		memcpy(c->reply, c->hdr + 4, 4);	/* the reply's length: want */
+		reply_ready(c, 4, want);
+		return;
+	}
+	frame_decode(c->hdr, &req);
+	status = frame_check(&req, FRAME_REQUEST, problem, sizeof(problem));
+	if (status != PROTO_OK) {
+		/* the error frame goes out (best effort), then the end */
+		frame_reply(&reply, &req, (uint32_t)status, 0);
+		frame_encode(&reply, c->reply);
+		snprintf(c->why, sizeof(c->why), "%s", problem);
+		c->end = SERVE_PROTOCOL;
+		c->closing = 1;
+		c->payload_left = 0;
+		reply_ready(c, FRAME_HEADER_SIZE, 0);
+		return;
+	}
+	if (proto_op_known(req.op)) {
+		frame_reply(&reply, &req, PROTO_OK, req.want);
+	} else {
+		frame_reply(&reply, &req, PROTO_ERR_OP, 0);
+		c->counts.bad_ops++;
+	}
+	frame_encode(&reply, c->reply);
+	c->payload_len = c->payload_left = req.length;
+	reply_ready(c, FRAME_HEADER_SIZE, reply.length);
+}
+
+size_t serve_input(struct serve_conn *c, const uint8_t *buf, size_t len)
+{
+	size_t used = 0;
+
+	while (used < len && (c->state == SERVE_S_HEADER || c->state == SERVE_S_PAYLOAD)) {
+		size_t n;
+
+		if (c->state == SERVE_S_PAYLOAD) {
+			n = len - used < c->payload_left ? len - used : c->payload_left;
+			used += n;
+			serve_dropped(c, (uint32_t)n);
+			continue;
+		}
+		n = header_need(c) - c->have;
+		if (n > len - used)
+			n = len - used;
+		memcpy(c->hdr + c->have, buf + used, n);
+		c->have += (uint32_t)n;
+		c->counts.bytes_in += n;
+		used += n;
+		if (c->have < header_need(c))
+			continue;
+		if (c->format == 0) {
+			/* ours open with the magic, a classic frame with its
+			 * length (never near 0x7462656e) */
+			c->format = get_be32(c->hdr) == FRAME_MAGIC ? 1 : 2;
+			c->counts.classic = c->format == 2;
+			continue;
+		}
+		header_complete(c);
+	}
+	return used;
+}
+
+void serve_dropped(struct serve_conn *c, uint32_t n)
+{
+	c->payload_left -= n;
+	c->counts.bytes_in += n;
+	if (c->payload_left == 0)
+		c->state = SERVE_S_REPLY;
+}
+
+void serve_sent(struct serve_conn *c, size_t n)
+{
+	size_t hdr = c->reply_len - c->reply_off;
+
+	c->counts.bytes_out += n;
+	c->reply_sent += (uint32_t)n;
+	if (n < hdr) {
+		c->reply_off += (uint32_t)n;
+		return;
+	}
+	c->reply_off = c->reply_len;
+	c->zeros_left -= (uint32_t)(n - hdr);
+	if (c->zeros_left)
+		return;
+	if (c->closing) {
+		c->state = SERVE_S_DONE;
+		return;
+	}
+	c->counts.requests++;
+	c->state = SERVE_S_HEADER;
+}
+
+/* Where the connection stood, as serve_connection() says it. */
+static void where(const struct serve_conn *c, struct xfer *x, uint64_t *done)
+{
+	switch (c->state) {
+	case SERVE_S_HEADER:
+		*x = (struct xfer){ c->format == 2 ? "classic header" : "header",
+				    c->format == 2 ? 8 : FRAME_HEADER_SIZE };
+		*done = c->have;
+		break;
+	case SERVE_S_PAYLOAD:
+		*x = (struct xfer){ "request payload", c->payload_len };
+		*done = c->payload_len - c->payload_left;
+		break;
+	default:
+		*x = (struct xfer){ "reply", c->reply_total };
+		*done = c->reply_sent;
+		break;
+	}
+}
+
+void serve_eof(struct serve_conn *c)
+{
+	struct xfer x;
+	uint64_t done;
+
+	if (c->state == SERVE_S_DONE)
+		return;
+	if (c->state == SERVE_S_HEADER && c->have == 0) {
+		snprintf(c->why, sizeof(c->why), "client closed the connection");
+		set_done(c, SERVE_CLOSED);
+		return;
+	}
+	where(c, &x, &done);
+	set_done(c, io_failed(0, 0, &x, done, c->why, sizeof(c->why)));
+}
+
+void serve_fail(struct serve_conn *c, int err)
+{
+	struct xfer x;
+	uint64_t done;
+
+	if (c->state == SERVE_S_DONE)
+		return;
+	if (c->state == SERVE_S_HEADER && c->have == 0 && err == ETIME) {
+		snprintf(c->why, sizeof(c->why), "idle for longer than the idle timeout");
+		set_done(c, SERVE_TIMEOUT);
+		return;
+	}
+	if (c->closing) {	/* the error frame could not go: the end stands */
+		c->state = SERVE_S_DONE;
+		return;
+	}
+	where(c, &x, &done);
+	set_done(c, io_failed(-1, err, &x, done, c->why, sizeof(c->why)));
+}
+
+int serve_phase_of(const struct serve_conn *c)
+{
+	if (c->state == SERVE_S_HEADER)
+		return c->have == 0 ? SERVE_PHASE_IDLE : SERVE_PHASE_REQUEST;
+	return c->state == SERVE_S_PAYLOAD ? SERVE_PHASE_REQUEST : SERVE_PHASE_REPLY;
+}
