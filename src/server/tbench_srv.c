@@ -948,6 +948,7 @@ static int w_feed(struct worker *w, struct wconn *c, const uint8_t *buf, size_t 
 		if (c->sc.state == SERVE_S_REPLY && !w_send(w, c))
 			break;
 		if (c->sc.state == SERVE_S_DONE) {
+			c->sc.counts.bytes_in += len - off;	/* read past the end */
 			w_close(w, c);
 			return -1;
 		}
