@@ -9,6 +9,8 @@
 #   TARGET=nfs3 CLIENTS=64 bench/engine.sh     nfs-ganesha, NFSv3 (needs root)
 #   TARGET=nfs4 CLIENTS=1000 SECS=20 bench/engine.sh
 #   SECS=10 ROUNDS=3 NFS_SHARE=1 ... (nfs: --nfs-connection shared as a third variant)
+#   SRV_ARGS="--workers 2" bench/engine.sh     (tbench: more tbench_srv options;
+#                                               --workers: its connections on event loops)
 #
 # For each round it runs, one after the other (A B A B), CLIENTS clients as
 # CLIENTS processes ("procs") and as PROCS processes of CLIENTS/PROCS
@@ -19,7 +21,8 @@
 #   client us/op the client processes' user+system CPU per op, all phases
 #                (the report's "Client CPU" line);
 #   server us/op tbench_srv's user+system CPU per op (its processes, a
-#                connection each, reaped after the run; tbench only);
+#                connection each, reaped after the run, or its --workers,
+#                read live; tbench only);
 #   cs/op        context switches (voluntary + involuntary) of dbench and
 #                its clients per op, all phases (/usr/bin/time's %w + %c);
 #   RSS, PSS, USS/client  the client processes' resident, proportional
