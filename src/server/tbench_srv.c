@@ -48,6 +48,7 @@
 #define DEFAULT_TIMEOUT 60
 #define DEFAULT_REQUEST_TIMEOUT 300	/* a 16 MiB request at 1 Mbit/s takes 134 s */
 #define DEFAULT_IDLE_TIMEOUT 3600	/* well past a tbench run's setup and pauses */
+#define MAX_WORKERS 256		/* --workers */
 #define STOP_GRACE_MS 2000	/* children get this long after SIGTERM */
 #define EXIT_USAGE 2
 
@@ -69,6 +70,13 @@ struct srv_options {
 	struct sockopts so;	/* parsed sockopts */
 };
 
+/* --workers: shared by the parent and its workers (__atomic builtins):
+ * the connections open, all together and each worker's. */
+struct wshared {
+	int nconn;
+	int per[MAX_WORKERS];
+};
+
 struct listener {
 	int fd;			/* listening socket */
 	char name[INET6_ADDRSTRLEN + 16]; /* "[::]:7003", for messages */
@@ -83,6 +91,9 @@ struct server {
 	pid_t *children;	/* nslots slots, 0 = free */
 	int nslots;		/* max_clients, or --workers */
 	int stopping;		/* stop_children() under way */
+	struct wshared *shared;	/* --workers: the connection counts */
+	int handoff[MAX_WORKERS]; /* --workers: the parent's end of each
+				   worker's socket for accepted connections */
 	int nchildren;		/* slots in use */
 	pid_t pid;		/* the serving parent */
 	int piddir;		/* directory of the pid file, or -1 */
@@ -233,7 +244,7 @@ static void parse_options(int argc, const char **argv, struct srv_options *opt)
 	if (max_clients)
 		opt->max_clients = parse_int("--max-clients", max_clients, 1, 65536);
 	if (workers)
-		opt->workers = parse_int("--workers", workers, 0, 256);
+		opt->workers = parse_int("--workers", workers, 0, MAX_WORKERS);
 	if (timeout)
 		opt->timeout = parse_int("--timeout", timeout, 0, 86400);
 	if (request_timeout)
@@ -679,7 +690,7 @@ static void __attribute__((noreturn)) child_main(const struct server *srv, int f
 }
 
 /* Refuse a connection over --max-clients, with a PROTO_ERR_BUSY frame. */
-static void refuse_busy(int fd, const char *peer, int open)
+static void refuse_busy(int fd, const char *peer, int nopen)
 {
 	struct frame_header req, reply;
 	uint8_t wire[FRAME_HEADER_SIZE];
@@ -690,7 +701,7 @@ static void refuse_busy(int fd, const char *peer, int open)
 	if (send(fd, wire, sizeof(wire), MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
 		errno = 0;
 	shutdown(fd, SHUT_WR);
-	logline("%s: refused: %d connections already (--max-clients)", peer, open);
+	logline("%s: refused: %d connections already (--max-clients)", peer, nopen);
 }
 
 static void track_child(struct server *srv, pid_t pid)
@@ -735,6 +746,48 @@ static int reap_children(struct server *srv)
 	return workers;
 }
 
+/* --workers: give an accepted connection to the worker with the fewest,
+ * with its peer's name (SCM_RIGHTS over the worker's socket). */
+static void hand_off(struct server *srv, int fd, const char *peer, int nopen)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
+	struct iovec iov = { (void *)peer, strlen(peer) + 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
+			      .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
+	struct wshared *sh = srv->shared;
+	char why[256];
+	int w = 0;
+
+	for (int i = 1; i < srv->opt->workers; i++)
+		if (__atomic_load_n(&sh->per[i], __ATOMIC_RELAXED) <
+		    __atomic_load_n(&sh->per[w], __ATOMIC_RELAXED))
+			w = i;
+	if (sockopts_apply(fd, &srv->opt->so, why, sizeof(why)) < 0) {
+		logline("%s: %s; connection dropped", peer, why);
+		return;
+	}
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+	/* counted before the worker can count it out */
+	__atomic_add_fetch(&sh->nconn, 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&sh->per[w], 1, __ATOMIC_RELAXED);
+	if (sendmsg(srv->handoff[w], &msg, MSG_DONTWAIT | MSG_NOSIGNAL) < 0) {
+		/* a worker that takes none (stopped, or its queue full) must not
+		 * hold up the server */
+		logline("%s: worker %d takes no connection (%s); connection dropped", peer,
+			(int)srv->children[w], strerror(errno));
+		__atomic_sub_fetch(&sh->nconn, 1, __ATOMIC_RELAXED);
+		__atomic_sub_fetch(&sh->per[w], 1, __ATOMIC_RELAXED);
+		return;
+	}
+	if (srv->opt->verbose)
+		logline("%s: connected (worker %d, %d connections)", peer, (int)srv->children[w],
+			nopen + 1);
+}
+
 /* Accept one connection on a listener.  Returns -1 if accepting should
  * pause (out of file descriptors), 0 otherwise. */
 static int accept_one(struct server *srv, int lfd)
@@ -743,7 +796,7 @@ static int accept_one(struct server *srv, int lfd)
 	socklen_t len = sizeof(ss);
 	char peer[INET6_ADDRSTRLEN + 16];
 	pid_t pid;
-	int fd;
+	int fd, nopen;
 
 	fd = accept4(lfd, (struct sockaddr *)&ss, &len, SOCK_CLOEXEC);
 	if (fd < 0) {
@@ -754,8 +807,14 @@ static int accept_one(struct server *srv, int lfd)
 		return 0;	/* EAGAIN, ECONNABORTED, EINTR, ...: nothing to do */
 	}
 	format_addr((struct sockaddr *)&ss, len, peer, sizeof(peer));
-	if (srv->nchildren >= srv->opt->max_clients) {
-		refuse_busy(fd, peer, srv->nchildren);
+	nopen = srv->shared ? __atomic_load_n(&srv->shared->nconn, __ATOMIC_RELAXED) : srv->nchildren;
+	if (nopen >= srv->opt->max_clients) {
+		refuse_busy(fd, peer, nopen);
+		close(fd);
+		return 0;
+	}
+	if (srv->shared) {
+		hand_off(srv, fd, peer, nopen);
 		close(fd);
 		return 0;
 	}
@@ -795,11 +854,10 @@ static int read_signals(struct server *srv)
 
 /* What a worker's epoll events point to: a listener, the signalfd, or a
  * connection (struct wconn, which begins with the same field). */
-enum wkind { W_LISTENER, W_SIGNAL, W_CONN };
+enum wkind { W_HANDOFF, W_SIGNAL, W_CONN };
 
 struct wtag {
 	enum wkind kind;
-	int idx;		/* the listener's index */
 };
 
 struct wconn {
@@ -816,19 +874,15 @@ struct wconn {
 	char peer[INET6_ADDRSTRLEN + 16];
 };
 
-/* Shared by the parent and its workers: connections open, all workers. */
-struct wshared {
-	int nconn;		/* __atomic builtins */
-};
-
 struct worker {
 	const struct server *srv;
 	struct wshared *shared;
+	int idx;		/* this worker's index */
 	int epfd, sigfd;
-	struct wtag lst_tag[MAX_LISTENERS], sig_tag;
+	int handoff;		/* where the parent sends accepted connections */
+	struct wtag handoff_tag, sig_tag;
 	struct wconn *conns;	/* every open connection */
 	uint64_t next_check;	/* the earliest deadline may be this soon, 0: none */
-	uint64_t paused_until;	/* listeners off (out of descriptors) until, 0: on */
 	uint8_t rbuf[SERVE_CHUNK]; /* every connection reads into this */
 };
 
@@ -867,13 +921,16 @@ static void w_close(struct worker *w, struct wconn *c)
 	const struct serve_counts *n = &c->sc.counts;
 	enum serve_end end = c->sc.end;
 
+	close(c->fd);
+	/* counted out before its end is logged, as a connection's process is
+	 * reaped (and counted out) after it logged */
+	__atomic_sub_fetch(&w->shared->per[w->idx], 1, __ATOMIC_RELAXED);
+	__atomic_sub_fetch(&w->shared->nconn, 1, __ATOMIC_RELAXED);
 	if (w->srv->opt->verbose || end == SERVE_PROTOCOL || end == SERVE_TIMEOUT)
 		logline("%s: disconnected (%s): %s; %llu requests, %llu bytes in, %llu bytes out%s",
 			c->peer, serve_end_name(end), c->sc.why, (unsigned long long)n->requests,
 			(unsigned long long)n->bytes_in, (unsigned long long)n->bytes_out,
 			n->classic ? " (classic wire)" : "");
-	close(c->fd);
-	__atomic_sub_fetch(&w->shared->nconn, 1, __ATOMIC_RELAXED);
 	if (c->prev)
 		c->prev->next = c->next;
 	else
@@ -1021,60 +1078,35 @@ static void w_writable(struct worker *w, struct wconn *c)
 		w_progress(w, c);
 }
 
-static void w_listen(struct worker *w, int op)
+/* Take the connections the parent handed over: a descriptor and the
+ * peer's name a message.  -1 when the parent is gone. */
+static int w_take(struct worker *w)
 {
-	for (int i = 0; i < w->srv->nlst; i++) {
-		struct epoll_event ev = { .events = EPOLLIN | EPOLLEXCLUSIVE,
-					  .data.ptr = &w->lst_tag[i] };
-
-		epoll_ctl(w->epfd, op, w->srv->lst[i].fd, op == EPOLL_CTL_DEL ? NULL : &ev);
-	}
-}
-
-/* Accept what a listener has (a bounded batch: the loop goes on serving). */
-static void w_accept(struct worker *w, int lfd)
-{
-	const struct srv_options *opt = w->srv->opt;
-
-	for (int batch = 0; batch < 64; batch++) {
-		struct sockaddr_storage ss;
-		socklen_t len = sizeof(ss);
+	for (;;) {
+		char cbuf[CMSG_SPACE(sizeof(int))];
+		struct wconn *c = calloc(1, sizeof(*c));
+		struct iovec iov;
+		struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
+				      .msg_controllen = sizeof(cbuf) };
+		struct cmsghdr *cm;
 		struct epoll_event ev;
-		struct wconn *c;
-		char why[256];
-		int fd, n;
+		ssize_t rc;
+		int fd = -1;
 
-		fd = accept4(lfd, (struct sockaddr *)&ss, &len, SOCK_NONBLOCK | SOCK_CLOEXEC);
-		if (fd < 0) {
-			if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
-				logline("accept: %s; pausing", strerror(errno));
-				w_listen(w, EPOLL_CTL_DEL);
-				w->paused_until = mono_ns() + 100000000ULL;
-				w_note_deadline(w, w->paused_until);
-			}
-			return;	/* EAGAIN (another worker took it), ECONNABORTED, ... */
-		}
-		c = calloc(1, sizeof(*c));
 		if (!c) {
-			logline("out of memory; connection dropped");
-			close(fd);
-			return;
+			logline("worker: out of memory");
+			_exit(1);
 		}
-		format_addr((struct sockaddr *)&ss, len, c->peer, sizeof(c->peer));
-		n = __atomic_add_fetch(&w->shared->nconn, 1, __ATOMIC_RELAXED);
-		if (n > opt->max_clients) {
-			__atomic_sub_fetch(&w->shared->nconn, 1, __ATOMIC_RELAXED);
-			refuse_busy(fd, c->peer, n - 1);
-			close(fd);
+		iov = (struct iovec){ c->peer, sizeof(c->peer) - 1 };
+		rc = recvmsg(w->handoff, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+		cm = rc > 0 ? CMSG_FIRSTHDR(&msg) : NULL;
+		if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS)
+			memcpy(&fd, CMSG_DATA(cm), sizeof(int));
+		if (fd < 0) {
 			free(c);
-			continue;
-		}
-		if (sockopts_apply(fd, &opt->so, why, sizeof(why)) < 0) {
-			logline("%s: %s; connection dropped", c->peer, why);
-			__atomic_sub_fetch(&w->shared->nconn, 1, __ATOMIC_RELAXED);
-			close(fd);
-			free(c);
-			continue;
+			if (rc < 0 && (errno == EAGAIN || errno == EINTR))
+				return 0;
+			return -1;	/* the parent closed its end */
 		}
 		c->kind = W_CONN;
 		c->fd = fd;
@@ -1087,8 +1119,6 @@ static void w_accept(struct worker *w, int lfd)
 		ev = (struct epoll_event){ .events = EPOLLIN, .data.ptr = c };
 		epoll_ctl(w->epfd, EPOLL_CTL_ADD, fd, &ev);
 		w_progress(w, c);
-		if (opt->verbose)
-			logline("%s: connected (%d connections)", c->peer, n);
 	}
 }
 
@@ -1098,14 +1128,6 @@ static void w_expire(struct worker *w, uint64_t now)
 	struct wconn *c, *next;
 
 	w->next_check = 0;
-	if (w->paused_until) {
-		if (now >= w->paused_until) {
-			w->paused_until = 0;
-			w_listen(w, EPOLL_CTL_ADD);
-		} else {
-			w_note_deadline(w, w->paused_until);
-		}
-	}
 	for (c = w->conns; c; c = next) {
 		next = c->next;
 		if (c->deadline_ns && now >= c->deadline_ns) {
@@ -1136,7 +1158,7 @@ static void w_stop(struct worker *w, int sig)
 	}
 }
 
-static void __attribute__((noreturn)) worker_main(const struct server *srv, struct wshared *shared)
+static void __attribute__((noreturn)) worker_main(const struct server *srv, int idx, int handoff)
 {
 	struct worker *w = calloc(1, sizeof(*w));
 	struct epoll_event evs[128];
@@ -1148,8 +1170,14 @@ static void __attribute__((noreturn)) worker_main(const struct server *srv, stru
 	close(srv->sigfd);
 	if (srv->piddir >= 0)
 		close(srv->piddir);
+	for (int i = 0; i < srv->nlst; i++)
+		close(srv->lst[i].fd);
+	for (int i = 0; i < idx; i++)
+		close(srv->handoff[i]);
 	w->srv = srv;
-	w->shared = shared;
+	w->shared = srv->shared;
+	w->idx = idx;
+	w->handoff = handoff;
 	sigemptyset(&stop_sigs);
 	sigaddset(&stop_sigs, SIGTERM);
 	sigaddset(&stop_sigs, SIGINT);
@@ -1163,9 +1191,9 @@ static void __attribute__((noreturn)) worker_main(const struct server *srv, stru
 	w->sig_tag.kind = W_SIGNAL;
 	epoll_ctl(w->epfd, EPOLL_CTL_ADD, w->sigfd,
 		  &(struct epoll_event){ .events = EPOLLIN, .data.ptr = &w->sig_tag });
-	for (int i = 0; i < srv->nlst; i++)
-		w->lst_tag[i] = (struct wtag){ W_LISTENER, i };
-	w_listen(w, EPOLL_CTL_ADD);
+	w->handoff_tag.kind = W_HANDOFF;
+	epoll_ctl(w->epfd, EPOLL_CTL_ADD, w->handoff,
+		  &(struct epoll_event){ .events = EPOLLIN, .data.ptr = &w->handoff_tag });
 	while (!stop) {
 		int timeout = -1, n;
 
@@ -1182,8 +1210,9 @@ static void __attribute__((noreturn)) worker_main(const struct server *srv, stru
 		for (int i = 0; i < n; i++) {
 			struct wtag *t = evs[i].data.ptr;
 
-			if (t->kind == W_LISTENER) {
-				w_accept(w, srv->lst[t->idx].fd);
+			if (t->kind == W_HANDOFF) {
+				if (w_take(w) < 0)
+					stop = SIGTERM;	/* the parent is gone */
 			} else if (t->kind == W_SIGNAL) {
 				struct signalfd_siginfo si;
 
@@ -1217,7 +1246,7 @@ static int serve(struct server *srv)
 		int n = 0, stop;
 
 		pfd[n++] = (struct pollfd){ .fd = srv->sigfd, .events = POLLIN };
-		for (int i = 0; i < srv->nlst && !paused && !srv->opt->workers; i++)
+		for (int i = 0; i < srv->nlst && !paused; i++)
 			pfd[n++] = (struct pollfd){ .fd = srv->lst[i].fd, .events = POLLIN };
 		if (poll(pfd, (nfds_t)n, paused ? 100 : -1) < 0 && errno != EINTR) {
 			logline("poll: %s", strerror(errno));
@@ -1319,18 +1348,30 @@ static void raise_fd_limit(void)
 	}
 }
 
-/* --workers N: fork them; 0, or -1 after a message. */
-static int start_workers(struct server *srv, struct wshared *shared)
+/* --workers N: fork them, each with a socket the parent hands accepted
+ * connections over; 0, or -1 after a message. */
+static int start_workers(struct server *srv)
 {
 	for (int i = 0; i < srv->opt->workers; i++) {
-		pid_t pid = fork();
+		int sv[2];
+		pid_t pid;
 
-		if (pid == 0)
-			worker_main(srv, shared);
+		if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
+			logline("socketpair: %s", strerror(errno));
+			return -1;
+		}
+		pid = fork();
+		if (pid == 0) {
+			close(sv[0]);
+			worker_main(srv, i, sv[1]);
+		}
+		close(sv[1]);
 		if (pid < 0) {
+			close(sv[0]);
 			logline("fork: %s", strerror(errno));
 			return -1;
 		}
+		srv->handoff[i] = sv[0];
 		track_child(srv, pid);
 	}
 	if (srv->opt->verbose)
@@ -1345,6 +1386,9 @@ int main(int argc, const char **argv)
 	struct server srv = { .opt = &opt, .sigfd = -1, .piddir = -1 };
 	struct wshared *shared = NULL;
 	int stop = 0, nconn, status = 1;
+
+	for (int i = 0; i < MAX_WORKERS; i++)
+		srv.handoff[i] = -1;
 
 	parse_options(argc, argv, &opt);
 	srv.nslots = opt.workers ? opt.workers : opt.max_clients;
@@ -1362,10 +1406,11 @@ int main(int argc, const char **argv)
 			goto out;
 		}
 		raise_fd_limit();
+		srv.shared = shared;
 	}
 	if (start(&srv) < 0)
 		goto out;
-	if (opt.workers && start_workers(&srv, shared) < 0) {
+	if (opt.workers && start_workers(&srv) < 0) {
 		stop_children(&srv);
 		remove_pid_file(&srv);
 		goto out;
@@ -1385,6 +1430,9 @@ out:
 		close(srv.sigfd);
 	if (srv.piddir >= 0)
 		close(srv.piddir);
+	for (int i = 0; i < MAX_WORKERS; i++)
+		if (srv.handoff[i] >= 0)
+			close(srv.handoff[i]);
 	if (shared)
 		munmap(shared, sizeof(*shared));
 	free(srv.children);

@@ -83,9 +83,11 @@ teardown() {
 @test "tbench_srv: without -b it serves IPv4 and IPv6 on one port" {
 	start_srv
 	run abuse 127.0.0.1 ping 5
+	echo "$output"
 	[ "$status" -eq 0 ]
 	if have_ipv6; then
 		run abuse ::1 ping 5
+		echo "$output"
 		[ "$status" -eq 0 ]
 	fi
 	stop_srv
@@ -391,4 +393,22 @@ two_bytes_read() {
 	[ ! -e "$T/srv.pid" ]
 	assert_no_procs
 	wait "$holder" || true
+}
+
+@test "tbench_srv --workers: each connection goes to the worker with the fewest" {
+	[ -n "$TB_WORKERS" ] || skip "runs in tbench_srv_workers.bats"
+	start_srv -b 127.0.0.1
+	holders=
+	for i in 1 2 3 4 5 6; do
+		abuse 127.0.0.1 hold 30 >/dev/null 3>&- &
+		holders="$holders $!"
+		wait_children "$i"
+	done
+	cat "$T/srv.log"
+	# "connected (worker PID, N connections)": three each
+	run sh -c "grep -o 'connected (worker [0-9]*' '$T/srv.log' | sort | uniq -c | awk '{ print \$1 }' | tr '\n' ' '"
+	[ "$output" = "3 3 " ]
+	stop_srv TERM
+	# shellcheck disable=SC2086
+	wait $holders
 }
