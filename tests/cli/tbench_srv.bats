@@ -201,6 +201,17 @@ teardown() {
 	stop_srv
 }
 
+@test "tbench_srv: --timeout drops a connection that does not read its replies" {
+	start_srv -b 127.0.0.1 --timeout 1
+	# four 16 MiB replies asked for, none read; the client hangs up after 3 s
+	run abuse 127.0.0.1 no-read 3000
+	echo "$output"
+	[ "$status" -eq 0 ]
+	cat "$T/srv.log"
+	grep -q "disconnected (timeout): timed out in the reply after [0-9]* of 16777248 bytes" "$T/srv.log"
+	stop_srv
+}
+
 @test "tbench_srv: SIGTERM stops it and every connection, nothing left behind" {
 	start_srv -b 127.0.0.1
 	holders=
