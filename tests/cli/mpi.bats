@@ -59,13 +59,18 @@ rank_found() {
 	pid=$(rank_pid "$@")
 }
 
+# clients_execute: the job's clients execute (a loaded machine starts
+# slowly).
+clients_execute() {
+	wait_for -t 60 "the clients to execute" grep -q 'execute' "$T/out"
+}
+
 # Start an mpirun of 2 ranks in the background (output in $T/out, its pid in
 # $job) and wait until the clients execute.
 mpi_start_bg() {
 	mpi 2 "$@" >"$T/out" 2>&1 &
 	job=$!
-	# a loaded machine starts slowly
-	wait_for -t 60 "the clients to execute" grep -q 'execute' "$T/out" && return 0
+	clients_execute && return 0
 	cat "$T/out"
 	return 1
 }
@@ -348,14 +353,10 @@ EOF
 	# live ranks report at once on the SIGCONT, so nobody is named (with
 	# 3 s, under ASan at load 40, rank 0's cleanup was still going when
 	# the SIGKILL came: no report)
-	mpirun --allow-run-as-root --oversubscribe --mca odls_base_sigkill_timeout 10 -np 2 \
-		"$DBENCH" --mpi -B null -D "$T/d" -t 60 --warmup 0 2 >"$T/out" 2>&1 &
-	local job=$! st=0
-	wait_for -t 60 "the clients to execute" grep -q 'execute' "$T/out"
-	kill -INT "$job"
-	wait "$job" || st=$?
-	cat "$T/out"
-	[ "$st" -ne 0 ]
+	signal_run -m -w clients_execute mpirun --allow-run-as-root --oversubscribe \
+		--mca odls_base_sigkill_timeout 10 -np 2 "$DBENCH" --mpi -B null -D "$T/d" -t 60 \
+		--warmup 0 2
+	[ "$status" -ne 0 ]
 	[ "$(grep -c 'its process ended' "$T/out")" -eq 0 ]
 	grep -q '^Throughput .* 2 clients  2 procs' "$T/out"
 	grep -Eq '^ 1 +[^ ]+ +1 ' "$T/out"
