@@ -171,13 +171,26 @@ signal_run() {
 	[ "$rc" -ne 0 ] || kill -s "$sig" -- "$target" || rc=$?
 	if [ "$rc" -ne 0 ]; then
 		echo "signal_run: SIG$sig not sent (status $rc, target '$target'): $*" >&2
-		kill -KILL "$RUN_PID" 2>/dev/null
+		kill_tree "$RUN_PID"
 	fi
 	status=0
 	wait "$RUN_PID" || status=$?
 	cat "$T/out"
 	[ -n "$merge" ] || cat "$T/err"
 	return "$rc"
+}
+
+# kill_tree PID: SIGKILL PID and every process below it (dbench under
+# timeout, ip netns exec, mpirun, and its clients), all at once.
+kill_tree() {
+	local pids=$1 all=''
+
+	while [ -n "$pids" ]; do
+		all="$all $pids"
+		pids=$(pgrep -d , -P "$pids") || pids=''
+	done
+	# shellcheck disable=SC2086 # a list of pids
+	kill -KILL ${all//,/ } 2>/dev/null || :	# (some may have ended)
 }
 
 # The run of signal_run has printed its first progress line.
