@@ -67,19 +67,23 @@ static int check_shared_roots(struct client *c)
 	return 0;
 }
 
-static void client_cleanup(struct client *c)
+/* Remove the client's own trees: 0, or -1 with the client failed (its
+ * first failure kept). */
+static int client_cleanup(struct client *c)
 {
 	const struct program *prog = c->prog;
 	char path[PATH_MAX];
+	int rc = 0;
 
-	slot_set_state(c->slot, SLOT_CLEANUP);
 	if (c->opt->skip_cleanup || !c->priv_ready)
-		return;
+		return 0;
 	for (uint32_t r = 0; r < prog->nclient_roots; r++) {
 		if (!(c->roots_owned & (1ULL << r)))
 			continue;
 		client_expand(c, prog->client_roots[r], strlen(prog->client_roots[r]), path);
-		if (c->be->remove_tree(c, path) < 0 && !c->failed) {
+		if (c->be->remove_tree(c, path) < 0)
+			rc = -1;
+		if (rc < 0 && !c->failed) {
 			char why[sizeof(c->error)];
 
 			/* the backend's reason names the path: say it was the cleanup */
@@ -91,6 +95,7 @@ static void client_cleanup(struct client *c)
 				snprintf(c->error, sizeof(c->error), "cleanup: cannot remove %s", path);
 		}
 	}
+	return rc;
 }
 
 /* This process's user and system CPU so far, in ns. */
@@ -261,8 +266,17 @@ void client_process_main(int first, int count, const struct program *prog, const
 				slot_set_signal(cl[i].slot, sig);
 		slot_put(&cl[0].slot->cpu_user_ns, user1 - user0);
 		slot_put(&cl[0].slot->cpu_sys_ns, sys1 - sys0);
+		/* every client is in the cleanup now (the parent kills no
+		 * process that is only cleaning up), on the event loop side by
+		 * side (engine.c), or one after another */
 		for (int i = 0; i < count; i++)
-			client_cleanup(&cl[i]);
+			slot_set_state(cl[i].slot, SLOT_CLEANUP);
+		if (engine)
+			engine_phase(engine, client_cleanup, "cleanup",
+				     (uint64_t)options.grace * NSEC_PER_SEC);
+		else
+			for (int i = 0; i < count; i++)
+				client_cleanup(&cl[i]);
 		/* the parent was killed (SIGKILL: no final cleanup from it):
 		 * the last process out removes the shared roots (not with
 		 * --mpi: the other ranks' clients may still be using them) */

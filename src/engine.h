@@ -26,6 +26,17 @@ struct engine *engine_create(struct client *cl, int n);
  * naming it, as the parent's grace does. */
 void engine_run(struct engine *e, const volatile int *stop, uint64_t grace_ns);
 
+/* Make fn(c) for every client on the loop (the cleanup after the run):
+ * a backend with BACKEND_FIBERS runs it on the client's fiber, where its
+ * blocking calls wait on the loop, so that up to a few dozen clients' calls
+ * are in flight at once; another backend's fn runs to its end, client
+ * after client.  fn says how it went itself (c->failed, c->error).  A call
+ * the backend's deadline ends fails as it would outside the loop; calls
+ * still in flight --grace (grace_ns) after the end of the run (at least a
+ * second from now) are given up, their clients failed with a line naming
+ * the phase (name). */
+void engine_phase(struct engine *e, int (*fn)(struct client *c), const char *name, uint64_t grace_ns);
+
 /* Close the epoll descriptor and free the loop (after the teardowns). */
 void engine_destroy(struct engine *e);
 

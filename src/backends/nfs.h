@@ -390,11 +390,12 @@ struct nfs_conn {			/* a connection on the event loop */
 	bool broken;			/* rpc_service failed: the ops find out */
 };
 struct nfs_async {
-	struct fiber fiber;		/* the client's op runs on it */
+	struct fiber *fiber;		/* the client's op runs on it (engine_fiber) */
 	struct nfs_conn own[2];		/* its own connections: NFS (unless shared), NLM */
 	struct nfs_conn *conn[2];	/* the connections it waits on */
 	struct nfs_async *next_woken;	/* in its connection's woken list */
 	bool woken;			/* on that list */
+	bool expired;			/* given up on (nfs_expire): its calls fail */
 };
 /* --nfs-connection shared: what a process's clients share (engine_shared) */
 struct nfs_proc {
@@ -407,6 +408,7 @@ struct nfs_proc {
 	void **states;			/* the clients' states, freed after the connection */
 	void (**free_state)(void *);
 	size_t nstates;
+	bool given_up;			/* a client's call on it was given up: no umount */
 };
 /* The process's shared state, made by its first client. */
 struct nfs_proc *nfs_proc_get(struct client *c);
@@ -424,6 +426,9 @@ void nfs_async_stop(struct nfs_async *as);
 void nfs_async_free(struct nfs_async **asp);
 /* A reply for as's client came (from libnfs's callback). */
 void nfs_async_wake(struct nfs_async *as);
+/* Was as's client given up on (expire), or the connection rpc is as's
+ * lost?  Its calls then fail at once, on the loop or not (as may be NULL). */
+bool nfs_async_lost(const struct nfs_async *as, const struct rpc_context *rpc);
 /* Is the caller an op on the client's fiber (as may be NULL)? */
 bool nfs_async_on(struct nfs_async *as);
 /* Is as's op on the loop, waiting on a connection its process's clients

@@ -353,6 +353,8 @@ void nfsb_teardown(struct client *c)
 		c->priv = NULL;
 		return;
 	}
+	if (nfs_async_lost(nb->as, nb->rpc))
+		nb->dead = true;	/* given up on: no umount on it */
 	nfs_async_free(&nb->as);
 	nfs_count_wire_bytes(c, nb->rpc);
 	nfs_count_wire_bytes(c, nb->nlm);
