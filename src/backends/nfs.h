@@ -126,6 +126,8 @@ struct nfs_options {
 	int mount_port_num;	/* --mount-port, 0 if not given */
 	int nfs_port_num;	/* --nfs-port (or HOST:PORT), 0 if not given */
 	int timeout_s;		/* reply deadline */
+	int any_port;		/* the server took a connection from a port above
+				   1023: the clients need no reserved port */
 	int64_t trunc_io;	/* --trunc-io (run_info): READ3/WRITE3 move at most this */
 };
 
@@ -441,6 +443,9 @@ uint32_t nfs_submit(struct client *c, const struct op *op);
 void nfs_expire(struct client *c);
 
 /* nfs_mount.c */
+/* In a client's setup: connect from any port when the server takes it
+ * (o->any_port), not from a reserved one. */
+void nfs_port_policy(const struct nfs_options *o);
 void nfsb_teardown(struct client *c);
 int nfsb_setup(struct client *c);
 int nfsb_init(void *be_opt, const struct run_info *run);

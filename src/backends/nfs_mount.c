@@ -7,6 +7,9 @@
  */
 #include "nfs.h"
 
+#include <linux/capability.h>
+#include <sys/syscall.h>
+
 /* --nfs-version: the table the loadfile is checked against and the run
  * uses, chosen once the options are parsed (NFSv3 and NLM here, NFSv4 in
  * nfs4.c). */
@@ -60,6 +63,50 @@ const struct backend_option nfs_option_table[] = {
 		   "process (--clients-per-process) share one, their calls in flight on it together"),
 	{ .name = NULL },
 };
+
+/* ---- reserved ports ----
+ *
+ * Run as root (CAP_NET_BIND_SERVICE), libnfs binds each connection to a
+ * reserved port (512-1023), as a server with "secure" exports wants: it
+ * tries them one after the other, looking each up in the services
+ * database, until one is free (every libnfs from 4.0 to 7.0; without the
+ * capability the first bind fails and it stops).  With hundreds of
+ * connections the free ones are soon gone, and every connection then
+ * walks all 500 (1,024 clients took over 300 s to connect).  So the
+ * parent's check mount (nfsb_init) is made without the capability first:
+ * if the server takes it, the clients drop it from their effective set
+ * too, and connect from ordinary ports; if not, they keep it.
+ */
+
+/* Set CAP_NET_BIND_SERVICE in this process's effective set to on (from
+ * its permitted set).  Whether it was set before (1, 0), or -1 if the
+ * capabilities cannot be read or changed. */
+static int bind_service_cap(bool on)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+	uint32_t bit = 1u << CAP_NET_BIND_SERVICE;
+	bool was;
+
+	if (syscall(SYS_capget, &h, d) < 0)
+		return -1;
+	was = d[0].effective & bit;
+	if (was == on)
+		return was;
+	if (on)
+		d[0].effective |= bit;
+	else
+		d[0].effective &= ~bit;
+	if (syscall(SYS_capset, &h, d) < 0)
+		return -1;
+	return was;
+}
+
+void nfs_port_policy(const struct nfs_options *o)
+{
+	if (o->any_port)
+		bind_service_cap(false);
+}
 
 /* ---- setup ---- */
 
@@ -388,6 +435,7 @@ int nfsb_setup(struct client *c)
 	uint64_t max;
 
 	c->priv = nb;
+	nfs_port_policy(nfs_opt(c));
 	if (c->id == 0 && !c->cleanup_only && uses_nlm_ops(c->prog) && !nfs_opt(c)->enable_nlm) {
 		snprintf(c->error, sizeof(c->error),
 			 "nfs: the loadfile has NLM lock operations (LOCK4, UNLOCK4, TEST4): run with --enable-nlm");
@@ -803,6 +851,17 @@ int nfsb_init(void *be_opt, const struct run_info *run)
 		return -1;
 	}
 #endif
+	/* from an ordinary port first (see "reserved ports"); NLM keeps
+	 * the reserved ones (the check mount does not try it) */
+	if (!o->enable_nlm && bind_service_cap(false) == 1) {
+		nfs = nfs_mount_export(o, err, sizeof(err));
+		bind_service_cap(true);
+		if (nfs) {
+			o->any_port = 1;
+			nfs_destroy_context(nfs);
+			return 0;
+		}
+	}
 	nfs = nfs_mount_export(o, err, sizeof(err));
 	if (!nfs) {
 		warnx_("%s", err);

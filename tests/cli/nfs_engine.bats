@@ -34,6 +34,7 @@ teardown() {
 	local pid
 	# a test that froze ganesha must not leave it stopped
 	pid=$(nfs_server_pid 2>/dev/null) && kill -CONT "$pid" 2>/dev/null
+	[ -z "${OWN_NFS:-}" ] || nfs_stop
 	remove_tmp
 }
 
@@ -273,6 +274,39 @@ L
 		! grep -q "killed" "$T/err"
 		[ "$(jq '.results.failed_clients' "$T/r.json")" -eq 16 ]
 		assert_export_empty
+	done
+	assert_no_procs
+}
+
+# the local ports of the connections to the NFS port (2049) now
+nfs_client_ports() {
+	nfs_ns_exec ss -Htn state established '( dport = :2049 )' | awk '{ sub(/.*:/, "", $3); print $3 }'
+}
+
+@test "nfs engine: run as root, the clients connect from ordinary ports, from reserved ones when the server wants them" {
+	local pid server v
+	[ "$(id -u)" = 0 ] || skip "needs root (the reserved ports)"
+	# libnfs walks the reserved ports for a free one, every connection:
+	# only when the server refuses others (the start's check mount says)
+	for server in file own; do
+		[ "$server" = file ] || NFS_PRIVILEGED_PORT=1 NFS_PROTOCOLS="3, 4" nfs_own_server
+		for v in 3 4; do
+			nfs_ns_exec timeout 120 "$DBENCH" -B nfs --server 127.0.0.1 --export /export \
+				--nfs-version "$v" --nfs-timeout 30 -c "$T/client.txt" -t 3 --warmup 0 \
+				--clients-per-process 4 2 >"$T/out" 2>"$T/err" &
+			pid=$!
+			wait_running "$T/out"
+			nfs_client_ports >"$T/ports"
+			wait "$pid"
+			cat "$T/ports"
+			[ "$(wc -l <"$T/ports")" -eq 8 ]
+			if [ "$server" = file ]; then
+				[ "$(awk '$1 < 1024' "$T/ports" | wc -l)" -eq 0 ]
+			else
+				[ "$(awk '$1 >= 1024' "$T/ports" | wc -l)" -eq 0 ]
+			fi
+			assert_export_empty
+		done
 	done
 	assert_no_procs
 }
