@@ -126,6 +126,29 @@ static void signal_message(char *buf, size_t len, int sig, const char *when)
 	snprintf(buf, len, "stopped by signal %d (%s) %s", sig, strsignal(sig), when);
 }
 
+/* Set a client up: connect, look at its trees; READY, or -1 with its slot
+ * failed (the first failure: the process then sets up no more clients). */
+static int client_setup(struct client *c)
+{
+	c->slot->pid = getpid();
+	if (signals_client_seen(NULL)) {
+		signal_message(c->error, sizeof(c->error), signals_client_seen(NULL), "while setting up");
+		slot_fail(c, c->error);
+		return -1;
+	}
+	if (c->be->setup(c) < 0) {
+		slot_fail(c, c->error[0] ? c->error : "setup failed");
+		return -1;
+	}
+	c->priv_ready = 1;
+	if ((c->id == 0 && check_shared_roots(c) < 0) || find_owned_roots(c) < 0) {
+		slot_fail(c, c->error[0] ? c->error : "cannot inspect the target");
+		return -1;
+	}
+	slot_set_state(c->slot, SLOT_READY);
+	return 0;
+}
+
 static void run_clients(struct client *cl, int n)
 {
 	uint64_t now = now_ns();
@@ -210,29 +233,19 @@ void client_process_main(int first, int count, const struct program *prog, const
 			status = EXIT_USAGE;
 		}
 	}
-	for (int i = 0; i < count && status == 0; i++) {
-		struct client *c = &cl[i];
-
-		c->slot->pid = getpid();
-		if (signals_client_seen(NULL)) {
-			signal_message(c->error, sizeof(c->error), signals_client_seen(NULL),
-				       "while setting up");
-			slot_fail(c, c->error);
+	/* the first client alone (it makes what the process's clients may
+	 * share: a connection), then the others: side by side on the event
+	 * loop where the backend waits there (BACKEND_FIBERS: 1,000 NFS
+	 * mounts), else one after another */
+	if (status == 0 && count > 0 && client_setup(&cl[0]) < 0)
+		status = EXIT_USAGE;
+	if (status == 0 && engine && (be->flags & BACKEND_FIBERS)) {
+		if (engine_phase(engine, 1, client_setup, "setup", 0, true) > 0)
 			status = EXIT_USAGE;
-			break;
-		}
-		if (be->setup(c) < 0) {
-			slot_fail(c, c->error[0] ? c->error : "setup failed");
-			status = EXIT_USAGE;
-			break;
-		}
-		c->priv_ready = 1;
-		if ((c->id == 0 && check_shared_roots(c) < 0) || find_owned_roots(c) < 0) {
-			slot_fail(c, c->error[0] ? c->error : "cannot inspect the target");
-			status = EXIT_USAGE;
-			break;
-		}
-		slot_set_state(c->slot, SLOT_READY);
+	} else {
+		for (int i = 1; i < count && status == 0; i++)
+			if (client_setup(&cl[i]) < 0)
+				status = EXIT_USAGE;
 	}
 	if (status == 0 && wait_release(release_fd) < 0) {
 		for (int i = 0; i < count; i++) {
@@ -272,8 +285,8 @@ void client_process_main(int first, int count, const struct program *prog, const
 		for (int i = 0; i < count; i++)
 			slot_set_state(cl[i].slot, SLOT_CLEANUP);
 		if (engine)
-			engine_phase(engine, client_cleanup, "cleanup",
-				     (uint64_t)options.grace * NSEC_PER_SEC);
+			engine_phase(engine, 0, client_cleanup, "cleanup",
+				     (uint64_t)options.grace * NSEC_PER_SEC, false);
 		else
 			for (int i = 0; i < count; i++)
 				client_cleanup(&cl[i]);

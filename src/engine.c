@@ -67,6 +67,7 @@ struct engine {
 	/* engine_phase: the core's call each client makes, and its name */
 	int (*phase)(struct client *c);
 	const char *phase_name;
+	int phase_failed;	/* calls that failed, completed from a source */
 };
 
 /* ---- the run queue and the timer heap ---- */
@@ -201,6 +202,7 @@ void client_complete(struct client *c, uint32_t status)
 		/* the phase's call returned (it said how it went itself) */
 		c->engine_state = ES_FINISHED;
 		e->live--;
+		e->phase_failed += status != 0;
 		return;
 	}
 	if (client_resume(c, status, now_ns()) == CLIENT_FINISHED) {
@@ -475,29 +477,33 @@ static void phase_expire(struct engine *e, struct client *c, const char *why)
 	c->engine_state = ES_FINISHED;
 	c->deadline_ns = 0;
 	e->live--;
+	e->phase_failed++;
 }
 
-void engine_phase(struct engine *e, int (*fn)(struct client *c), const char *name, uint64_t grace_ns)
+int engine_phase(struct engine *e, int from, int (*fn)(struct client *c), const char *name,
+		 uint64_t grace_ns, bool stop_at_failure)
 {
 	uint64_t now = now_ns(), start = now, next_scan = 0;
 	/* given up with the run's grace, as the run's own pending ops are (a
 	 * second at least: the parent kills the process a margin later) */
-	uint64_t give_up = MAX((e->over ? e->over : start) + grace_ns, start + NSEC_PER_SEC);
-	int next = 0;
+	uint64_t give_up = grace_ns ? MAX((e->over ? e->over : start) + grace_ns, start + NSEC_PER_SEC) :
+				      UINT64_MAX;
+	int next = from;
 
 	e->phase = fn;
 	e->phase_name = name;
+	e->phase_failed = 0;
 	e->live = 0;
 	for (int i = 0; i < e->n; i++)
 		e->cl[i].engine_state = ES_FINISHED;
 	while (next < e->n || e->live > 0) {
-		/* start calls up to the width */
-		while (next < e->n && e->live < PHASE_WIDTH) {
+		/* start calls up to the width (none after a failure, if so asked) */
+		while (next < e->n && e->live < PHASE_WIDTH && !(e->phase_failed && stop_at_failure)) {
 			struct client *c = &e->cl[next++];
 			struct fiber *f;
 
 			if (!(c->be->flags & BACKEND_FIBERS)) {
-				fn(c);	/* it does not wait on the loop */
+				e->phase_failed += fn(c) < 0;	/* it does not wait on the loop */
 				continue;
 			}
 			f = engine_fiber(c);
@@ -507,6 +513,7 @@ void engine_phase(struct engine *e, int (*fn)(struct client *c), const char *nam
 				snprintf(why, sizeof(why), "%s: %s", name, c->error);
 				snprintf(c->error, sizeof(c->error), "%s", why);
 				c->failed = 1;
+				e->phase_failed++;
 				continue;
 			}
 			c->deadline_ns = 0;
@@ -516,8 +523,11 @@ void engine_phase(struct engine *e, int (*fn)(struct client *c), const char *nam
 			if (fiber_submit(f, c, NULL, phase_call) != STATUS_PENDING) {
 				c->engine_state = ES_FINISHED;
 				e->live--;
+				e->phase_failed += f->status != 0;
 			}
 		}
+		if (e->phase_failed && stop_at_failure)
+			next = e->n;
 		if (!e->live)
 			continue;
 		now = now_ns();
@@ -553,4 +563,5 @@ void engine_phase(struct engine *e, int (*fn)(struct client *c), const char *nam
 	}
 	e->phase = NULL;
 	e->phase_name = NULL;
+	return e->phase_failed;
 }

@@ -238,6 +238,8 @@ void nfs_expire(struct client *c)
 {
 	struct nfs_async *as = async_of(c);
 
+	if (!as)
+		return;	/* in its setup: the loop unwinds the fiber */
 	as->expired = true;
 	fiber_expire(as->fiber);
 	if (as->conn[0] && !as->conn[0]->owner)
