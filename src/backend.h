@@ -193,7 +193,8 @@ struct run_info {
 				   submit); c->path[] point to buffers sized for the loadfile;
 				   6: a queue (queueable, client_complete_io, --iodepth);
 				   struct source gained commit (source_commit);
-				   7: engine_fiber, BACKEND_FIBERS: the cleanup on the loop */
+				   7: engine_fiber, BACKEND_FIBERS: the setup and the
+				   cleanup on the loop */
 
 struct backend_abi {
 	uint32_t interface;	/* BACKEND_INTERFACE */
@@ -225,9 +226,9 @@ enum backend_flags {
 					   run on one event loop a process */
 	BACKEND_FIBERS = 1u << 7,	/* BACKEND_ASYNC whose blocking calls wait on
 					   the loop when made on the client's fiber
-					   (engine_fiber): the core runs the cleanup
-					   after the run there too, clients side by
-					   side */
+					   (engine_fiber): the core runs the setup
+					   and the cleanup after the run there too,
+					   clients side by side */
 };
 
 /*
@@ -300,14 +301,17 @@ enum backend_flags {
  * A process's clients may share state (one connection for all, as a real
  * initiator multiplexes): engine_shared() is one pointer per process the
  * backend owns.  setup, teardown, remove_tree and exists are synchronous
- * calls: setup and teardown run one client at a time, with no op of the
- * process in flight.  The cleanup after the run (remove_tree) runs on the
+ * calls, with no op of the process in flight; teardown runs one client at
+ * a time.  The setup (after the first client's, alone: it makes what the
+ * clients share) and the cleanup after the run (remove_tree) run on the
  * loop: a backend with BACKEND_FIBERS is called on the client's fiber
  * (engine_fiber(), the one its ops run on: its waits yield there as an
  * op's do, and it completes the call with client_complete() as it would an
- * op), a few dozen clients side by side; other backends are called client
- * after client.  Without c->engine (one client a process, the final
- * cleanup) the handlers block as a synchronous backend's do.
+ * op; a wait of its own registers a source, and expire() may come before
+ * setup has made c->priv whole), a few dozen clients side by side; other
+ * backends are called client after client.  Without c->engine (one client
+ * a process, the final cleanup) the handlers block as a synchronous
+ * backend's do.
  */
 struct source {
 	int fd;			/* the descriptor to wait on */

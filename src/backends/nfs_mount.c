@@ -72,7 +72,7 @@ const struct backend_option nfs_option_table[] = {
  * database, until one is free (every libnfs from 4.0 to 7.0; without the
  * capability the first bind fails and it stops).  With hundreds of
  * connections the free ones are soon gone, and every connection then
- * walks all 500 (1,024 clients took over 300 s to connect).  So the
+ * walks all 500 (1,000 clients took minutes to connect).  So the
  * parent's check mount (nfsb_init) is made without the capability first:
  * if the server takes it, the clients drop it from their effective set
  * too, and connect from ordinary ports; if not, they keep it.
@@ -224,14 +224,6 @@ static void on_mount(int status, struct nfs_context *nfs, void *data, void *priv
 		snprintf(w->text, sizeof(w->text), "%s", data ? (const char *)data : nfs_get_error(nfs));
 }
 
-/*
- * nfs_mount, with libnfs's own words for a failure: its synchronous
- * nfs_mount keeps them in libnfs 4.0 and 5, but from 6.0 ends by
- * replacing them with the RPC layer's last error, which is empty after a
- * refusal (and from 6.0 a mount without a version set falls back to
- * NFSv4: we always set one).  The callback's text is the same in every
- * version.  0, or -1 with the reason in text.
- */
 /* The mount's connection on the event loop (a client's setup on its
  * fiber): wake the fiber with what came. */
 struct mount_source {
@@ -290,6 +282,15 @@ static int mount_wait_loop(struct client *c, struct fiber *f, struct nfs_context
 	return rc;
 }
 
+/*
+ * nfs_mount, with libnfs's own words for a failure: its synchronous
+ * nfs_mount keeps them in libnfs 4.0 and 5, but from 6.0 ends by
+ * replacing them with the RPC layer's last error, which is empty after a
+ * refusal (and from 6.0 a mount without a version set falls back to
+ * NFSv4: we always set one).  The callback's text is the same in every
+ * version.  On c's fiber (a client's setup on the event loop; c is NULL
+ * in the parent) the wait is the loop's.  0, or -1 with the reason in text.
+ */
 static int mount_export(struct client *c, struct nfs_context *nfs, const char *server,
 			const char *export, int timeout_s, char *text, size_t len)
 {
