@@ -9,6 +9,8 @@
 #   TARGET=nfs3 CLIENTS=64 bench/engine.sh     nfs-ganesha, NFSv3 (needs root)
 #   TARGET=nfs4 CLIENTS=1000 SECS=20 bench/engine.sh
 #   SECS=10 ROUNDS=3 NFS_SHARE=1 ... (nfs: --nfs-connection shared as a third variant)
+#   SRV_ARGS="--workers 2" bench/engine.sh     (tbench: more tbench_srv options;
+#                                               --workers: its connections on event loops)
 #
 # For each round it runs, one after the other (A B A B), CLIENTS clients as
 # CLIENTS processes ("procs") and as PROCS processes of CLIENTS/PROCS
@@ -19,7 +21,8 @@
 #   client us/op the client processes' user+system CPU per op, all phases
 #                (the report's "Client CPU" line);
 #   server us/op tbench_srv's user+system CPU per op (its processes, a
-#                connection each, reaped after the run; tbench only);
+#                connection each, reaped after the run, or its --workers,
+#                read live; tbench only);
 #   cs/op        context switches (voluntary + involuntary) of dbench and
 #                its clients per op, all phases (/usr/bin/time's %w + %c);
 #   RSS, PSS, USS/client  the client processes' resident, proportional
@@ -70,7 +73,8 @@ trap 'exit 130' INT TERM
 case $TARGET in
 tbench)
 	[ -r /usr/share/dbench/client.txt ] && LOADFILE=/usr/share/dbench/client.txt
-	"$BUILD/src/tbench_srv" -v -p 0 -b 127.0.0.1 --max-clients 65536 --pid-file "$W/srv.pid" \
+	# shellcheck disable=SC2086 # SRV_ARGS: options, a word each
+	"$BUILD/src/tbench_srv" -v -p 0 -b 127.0.0.1 --max-clients 65536 --pid-file "$W/srv.pid" ${SRV_ARGS:-} \
 		2>"$W/srv.log" &
 	SRV_PID=$!
 	for _ in $(seq 100); do
@@ -178,7 +182,10 @@ sample() {
 # (a process a connection) included; 0 for nfs (ganesha is not measured).
 srv_cpu() {
 	if [ -n "$SRV_PID" ]; then
-		awk '{ print $14 + $15 + $16 + $17 }' "/proc/$SRV_PID/stat"
+		# the server, its reaped children, and its live ones (--workers)
+		# shellcheck disable=SC2046 # a path a word
+		awk -v top="$SRV_PID" '{ s += $14 + $15; if ($1 == top) s += $16 + $17 } END { print s }' \
+			"/proc/$SRV_PID/stat" $(ps -o pid= --ppid "$SRV_PID" | awk '{ print "/proc/" $1 "/stat" }') 2>/dev/null
 	else
 		echo 0
 	fi
@@ -189,6 +196,7 @@ srv_cpu() {
 srv_reaped() {
 	local i
 	[ -n "$SRV_PID" ] || return 0
+	[[ "${SRV_ARGS:-}" == *--workers* ]] && return 0	# workers live on
 	for ((i = 0; i < 200; i++)); do
 		[ -z "$(ps -o pid= --ppid "$SRV_PID")" ] && return 0
 		sleep 0.05

@@ -18,6 +18,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "tbench_wire.h"
+
 /* Bytes moved per recv/send of payload. */
 #define SERVE_CHUNK (64 * 1024)
 
@@ -70,5 +72,63 @@ enum serve_end serve_connection(const struct serve_io *io, struct serve_counts *
 				char *why, size_t whylen);
 
 const char *serve_end_name(enum serve_end end);
+
+/*
+ * The same protocol as a state machine that is handed bytes, for a
+ * server that multiplexes many connections in one process: the caller
+ * reads what a socket has into a buffer of its own and feeds it, and
+ * sends the reply the state machine has ready.  A connection costs this
+ * struct (no buffers: a reply is its header and zeros).
+ *
+ *   - serve_input() consumes request bytes until a reply is ready (or the
+ *     connection ends): it returns how many it took; the rest waits until
+ *     the reply is out.
+ *   - serve_want_discard(): request payload bytes the caller may drop
+ *     without reading them (recv MSG_TRUNC), reported with serve_dropped().
+ *   - serve_reply_ready(): a reply is to be sent: c->reply[c->reply_off ..
+ *     c->reply_len) then c->zeros_left zero bytes; report what went with
+ *     serve_sent().  After a protocol error the reply is the error frame,
+ *     and the connection ends once it is out (or cannot be sent).
+ *   - serve_eof(): the client closed; serve_fail(): a socket error or a
+ *     timeout ended it.  Then c->end and c->why say how.
+ */
+enum serve_state {
+	SERVE_S_HEADER,		/* collecting a header */
+	SERVE_S_PAYLOAD,	/* dropping a request payload */
+	SERVE_S_REPLY,		/* a reply is to be sent */
+	SERVE_S_DONE,		/* the connection ended: end, why */
+};
+
+struct serve_conn {
+	enum serve_state state;
+	int format;		/* 0: not known yet, 1: ours, 2: classic */
+	int closing;		/* the reply is an error frame: end after it */
+	uint8_t hdr[FRAME_HEADER_SIZE]; /* the header collected so far */
+	uint32_t have;		/* its bytes */
+	uint32_t payload_len;	/* the request's payload */
+	uint32_t payload_left;	/* of which still to drop */
+	uint8_t reply[FRAME_HEADER_SIZE]; /* the reply's header */
+	uint32_t reply_off, reply_len; /* header bytes sent, header bytes */
+	uint32_t zeros_left;	/* reply payload still to send */
+	uint32_t reply_total;	/* the whole reply, header included */
+	uint32_t reply_sent;	/* of which sent */
+	enum serve_end end;	/* in SERVE_S_DONE */
+	struct serve_counts counts;
+	char why[200];		/* in SERVE_S_DONE: one line of detail */
+};
+
+void serve_init(struct serve_conn *c);
+size_t serve_input(struct serve_conn *c, const uint8_t *buf, size_t len);
+static inline uint32_t serve_want_discard(const struct serve_conn *c)
+{
+	return c->state == SERVE_S_PAYLOAD ? c->payload_left : 0;
+}
+void serve_dropped(struct serve_conn *c, uint32_t n);
+void serve_sent(struct serve_conn *c, size_t n);
+void serve_eof(struct serve_conn *c);
+/* errno-style failure: err EAGAIN/ETIME (a timeout) or a socket error. */
+void serve_fail(struct serve_conn *c, int err);
+/* What the connection waits for (enum serve_phase), for its deadlines. */
+int serve_phase_of(const struct serve_conn *c);
 
 #endif

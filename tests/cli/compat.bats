@@ -373,24 +373,33 @@ Rmdir "\clients\client1\d" NT_STATUS_OK
 L
 }
 
+# classic_ends N: N connections' ends logged with the wire they spoke
+classic_ends() {
+	[ "$(grep -c "disconnected.*(classic wire)" "$T/srv.log")" -ge "$1" ]
+}
+
 @test "Debian's tbench 4.0 runs against our tbench_srv (classic wire on the same port)" {
 	sanitizer_pass_skip "tbench_srv's classic-wire path runs in the no-server and --wire classic tests; the client is Debian's"
-	make_ns
 	classic_loadfile
-	ip netns exec "$NS" "$OUR_TBENCH_SRV" -v -b 127.0.0.1 --pid-file "$T/srv.pid" \
-		2>"$T/srv.log" &
-	wait_port 7003
-	wait_for -t 5 "tbench_srv's pid file" test -s "$T/srv.pid"
-	run timeout 60 ip netns exec "$NS" "$DEB_TBENCH" -t 3 -c "$T/small.load" 2 127.0.0.1
-	# each connection's process logs its end (the wire it spoke), then exits
-	wait_for "the server's connection processes to end" ! pgrep -P "$(cat "$T/srv.pid")" >/dev/null
-	drop_ns
-	echo "$output"
-	cat "$T/srv.log"
-	[ "$status" -eq 0 ]
-	[[ "$output" == *"Throughput "*" MB/sec"*"2 procs"* ]]
-	grep -q "classic wire" "$T/srv.log"
-	! grep -q "protocol error" "$T/srv.log"
+	# a process per connection, and connections multiplexed by workers
+	for mode in "" "--workers 2"; do
+		make_ns
+		# shellcheck disable=SC2086 # options, a word each
+		ip netns exec "$NS" "$OUR_TBENCH_SRV" -v -b 127.0.0.1 --pid-file "$T/srv.pid" $mode \
+			2>"$T/srv.log" &
+		wait_port 7003
+		wait_for -t 5 "tbench_srv's pid file" test -s "$T/srv.pid"
+		run timeout 60 ip netns exec "$NS" "$DEB_TBENCH" -t 3 -c "$T/small.load" 2 127.0.0.1
+		# each connection's end is logged with the wire it spoke
+		wait_for "the server to log both connections' ends" classic_ends 2
+		drop_ns
+		echo "mode '$mode': $output"
+		cat "$T/srv.log"
+		[ "$status" -eq 0 ]
+		[[ "$output" == *"Throughput "*" MB/sec"*"2 procs"* ]]
+		! grep -q "protocol error" "$T/srv.log"
+		rm -f "$T/srv.pid"	# the server was killed with its namespace
+	done
 }
 
 @test "tbench and -B sockio without --wire run against Debian's tbench_srv 4.0: the classic wire is detected, one line says so" {

@@ -2,7 +2,15 @@
 # tbench_srv.bats - the tbench server: options, IPv4 and IPv6, every kind of
 # bad client, connection storms, limits, and clean stops.
 #
+# tbench_srv_workers.bats is this file under another name: there every test
+# runs against `tbench_srv --workers 2` (connections multiplexed on two
+# event loops) instead of a process per connection.
+#
 # Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
+
+case ${BATS_TEST_FILENAME##*/} in
+*_workers.bats) export TB_WORKERS=2 ;;
+esac
 
 load ../lib/tbench
 
@@ -17,7 +25,7 @@ teardown() {
 @test "tbench_srv: --help lists the options, --version names the protocol" {
 	run "$TBENCH_SRV" --help
 	[ "$status" -eq 0 ]
-	for o in --port --bind --socket-options --max-clients --timeout --daemon \
+	for o in --port --bind --socket-options --max-clients --timeout --daemon --workers \
 		 --foreground --pid-file --verbose --version --request-timeout --idle-timeout; do
 		[[ "$output" == *"$o"* ]]
 	done
@@ -29,7 +37,7 @@ teardown() {
 @test "tbench_srv: bad command lines get one line and exit 2" {
 	for args in "--port 70000" "--port x" "--bogus" "extra" "--max-clients 0" \
 		    "--timeout -1" "--request-timeout x" "--idle-timeout -1" "-t FOO" "-T SO_SNDBUF" "-t SO_RCVBUF=abc" \
-		    "-t TCP_NODELAY=2" "--daemon --foreground"; do
+		    "-t TCP_NODELAY=2" "--daemon --foreground" "--workers 257" "--workers -1"; do
 		# shellcheck disable=SC2086
 		run "$TBENCH_SRV" $args
 		echo "$args -> $status: $output"
@@ -75,9 +83,11 @@ teardown() {
 @test "tbench_srv: without -b it serves IPv4 and IPv6 on one port" {
 	start_srv
 	run abuse 127.0.0.1 ping 5
+	echo "$output"
 	[ "$status" -eq 0 ]
 	if have_ipv6; then
 		run abuse ::1 ping 5
+		echo "$output"
 		[ "$status" -eq 0 ]
 	fi
 	stop_srv
@@ -191,6 +201,17 @@ teardown() {
 	stop_srv
 }
 
+@test "tbench_srv: --timeout drops a connection that does not read its replies" {
+	start_srv -b 127.0.0.1 --timeout 1
+	# four 16 MiB replies asked for, none read; the client hangs up after 3 s
+	run abuse 127.0.0.1 no-read 3000
+	echo "$output"
+	[ "$status" -eq 0 ]
+	cat "$T/srv.log"
+	grep -q "disconnected (timeout): timed out in the reply after [0-9]* of 16777248 bytes" "$T/srv.log"
+	stop_srv
+}
+
 @test "tbench_srv: SIGTERM stops it and every connection, nothing left behind" {
 	start_srv -b 127.0.0.1
 	holders=
@@ -200,13 +221,14 @@ teardown() {
 	done
 	wait_children 3
 	kids=$(srv_children)
-	[ "$(echo "$kids" | wc -l)" -eq 3 ]
+	[ "$(echo "$kids" | wc -l)" -eq "${TB_WORKERS:-3}" ]
 	stop_srv TERM
 	for k in $kids; do
 		! kill -0 "$k" 2>/dev/null || false
 	done
 	grep -q "stopped by Terminated; 3 connections ended" "$T/srv.log"
-	# Each connection's process logged its end, with its counts.
+	# Each connection's end was logged (by its process or its worker), with
+	# its counts.
 	cat "$T/srv.log"
 	[ "$(grep -c "disconnected (stopped): stopped by Terminated between requests; 1 requests, " \
 		"$T/srv.log")" -eq 3 ]
@@ -230,12 +252,22 @@ two_bytes_read() {
 	abuse 127.0.0.1 stall 60 >"$T/stall.out" 3>&- &
 	staller=$!
 	wait_children 1
+	# the two bytes have reached the server: sent, none left unacknowledged
+	# by the server's socket, none left unread in it
+	wait_for -t 30 "the two header bytes read by the server" two_bytes_read
+	ss -Htn state established "( sport = :$PORT or dport = :$PORT )"
+	if [ -n "$TB_WORKERS" ]; then
+		# a worker serves many: the server's stop stops it, and it logs
+		# where each of its connections stood
+		stop_srv TERM
+		cat "$T/srv.log"
+		grep -q "tbench_srv\[[0-9]*\]: 127.0.0.1:[0-9]*: disconnected (stopped): stopped by Terminated inside a frame; 0 requests, 2 bytes in, 0 bytes out" "$T/srv.log"
+		wait "$staller"
+		grep -q "the server hung up" "$T/stall.out"
+		return
+	fi
 	kid=$(srv_children)
 	[ -n "$kid" ]
-	# the two bytes have reached the connection's process: sent, none left
-	# unacknowledged by the server's socket, none left unread in it
-	wait_for -t 30 "the two header bytes read by the connection's process" two_bytes_read
-	ss -Htn state established "( sport = :$PORT or dport = :$PORT )"
 	# the child gets the signal itself, as from a kill of its own: it logs and
 	# exits, the server goes on
 	kill -TERM "$kid"
@@ -262,10 +294,12 @@ two_bytes_read() {
 	abuse 127.0.0.1 hold 30 >/dev/null 3>&- &
 	holder=$!
 	wait_children 1
-	kid=$(srv_children)
-	[ -n "$kid" ]
+	kids=$(srv_children)
+	[ -n "$kids" ]
 	kill -KILL "$SRV_PID"
-	wait_for -t 5 "connection process $kid to die with its server" ! srv_alive "$kid"
+	for kid in $kids; do
+		wait_for -t 5 "process $kid to die with its server" ! srv_alive "$kid"
+	done
 	rm -f "$T/srv.pid"	# a killed server cannot remove it
 	assert_no_procs
 	wait "$holder" || true
@@ -335,4 +369,57 @@ two_bytes_read() {
 	[[ "$output" == *"the server hung up"* ]]
 	grep -q "disconnected (timeout): idle for longer than the idle timeout" "$T/srv.log"
 	stop_srv
+}
+
+@test "tbench_srv: dbench's clients, a process each and many a process, on both wires: 0 mismatches" {
+	start_srv -b 127.0.0.1
+	for args in "4" "--clients-per-process 8 2" "--wire classic 3" \
+		    "--wire classic --clients-per-process 4 2"; do
+		# shellcheck disable=SC2086 # options, a word each
+		run "$DBENCH" -B sockio --server "127.0.0.1:$PORT" -c "$TB_TOP/loadfiles/client.txt" \
+			-t 2 --warmup 0 $args
+		echo "$args -> $status: ${lines[*]: -3}"
+		[ "$status" -eq 0 ]
+		[[ "$output" == *", 0 mismatches,"* ]]
+	done
+	grep -q "(classic wire)" "$T/srv.log"
+	stop_srv
+}
+
+@test "tbench_srv --workers: a worker that dies stops the server, which says so and exits 1" {
+	[ -n "$TB_WORKERS" ] || skip "runs in tbench_srv_workers.bats"
+	start_srv -b 127.0.0.1
+	abuse 127.0.0.1 hold 30 >/dev/null 3>&- &
+	holder=$!
+	wait_children 1
+	victim=$(srv_children | head -1)
+	kill -KILL "$victim"
+	wait_for -t 5 "tbench_srv to stop after losing a worker" ! srv_alive "$SRV_PID"
+	rc=0
+	wait "$SRV_PID" || rc=$?
+	cat "$T/srv.log"
+	[ "$rc" -eq 1 ]
+	grep -q "worker $victim killed by Killed" "$T/srv.log"
+	grep -q "stopped by an error; [0-9]* connections ended" "$T/srv.log"
+	[ ! -e "$T/srv.pid" ]
+	assert_no_procs
+	wait "$holder" || true
+}
+
+@test "tbench_srv --workers: each connection goes to the worker with the fewest" {
+	[ -n "$TB_WORKERS" ] || skip "runs in tbench_srv_workers.bats"
+	start_srv -b 127.0.0.1
+	holders=
+	for i in 1 2 3 4 5 6; do
+		abuse 127.0.0.1 hold 30 >/dev/null 3>&- &
+		holders="$holders $!"
+		wait_children "$i"
+	done
+	cat "$T/srv.log"
+	# "connected (worker PID, N connections)": three each
+	run sh -c "grep -o 'connected (worker [0-9]*' '$T/srv.log' | sort | uniq -c | awk '{ print \$1 }' | tr '\n' ' '"
+	[ "$output" = "3 3 " ]
+	stop_srv TERM
+	# shellcheck disable=SC2086
+	wait $holders
 }

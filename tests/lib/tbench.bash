@@ -43,15 +43,21 @@ have_ipv6() {
 	"$TBENCH_ABUSE" free-port ::1 >/dev/null 2>&1
 }
 
+# TB_WORKERS=N: start_srv runs the server with --workers N (connections
+# multiplexed on N event loops) instead of a process per connection; the
+# helpers below count connections from its log then.
+TB_WORKERS=${TB_WORKERS:-}
+
 # start_srv [OPTION...]: start tbench_srv -v -p 0 (unless -p is given) with
 # a pid file in $T; wait until it listens; set SRV_PID and PORT.
 start_srv() {
-	local port_opt="-p 0" a
+	local port_opt="-p 0" workers_opt= a
 	for a in "$@"; do
 		case $a in -p|--port|--port=*) port_opt= ;; esac
 	done
+	[ -n "$TB_WORKERS" ] && workers_opt="--workers $TB_WORKERS"
 	# shellcheck disable=SC2086
-	"$TBENCH_SRV" -v $port_opt --pid-file "$T/srv.pid" "$@" 2>"$T/srv.log" 3>&- &
+	"$TBENCH_SRV" -v $port_opt $workers_opt --pid-file "$T/srv.pid" "$@" 2>"$T/srv.log" 3>&- &
 	if wait_for -t 5 "tbench_srv to listen" tbench_srv_listening; then
 		SRV_PID=$(cat "$T/srv.pid")
 		return 0
@@ -60,22 +66,32 @@ start_srv() {
 	return 1
 }
 
-# The server's connection processes.
+# The server's processes: one a connection, or its workers (TB_WORKERS).
 srv_children() {
 	pgrep -P "$SRV_PID" || true
 }
 
-# srv_has_children N: true when the server has N connection processes.
-srv_has_children() {
-	[ "$(srv_children | wc -l)" -eq "$1" ]
+# srv_conns: the connections the server holds: its connection processes,
+# or (TB_WORKERS) those its log says were taken and have not ended.
+srv_conns() {
+	if [ -n "$TB_WORKERS" ]; then
+		awk '/: connected \(/ { n++ } /: disconnected \(/ { n-- } END { print n + 0 }' "$T/srv.log"
+	else
+		srv_children | wc -l
+	fi
 }
 
-# wait_children N: wait until the server has N connection processes, up to
-# 30 s (a loaded machine is slow to connect and fork); fails loudly if not.
+# srv_has_children N: true when the server holds N connections.
+srv_has_children() {
+	[ "$(srv_conns)" -eq "$1" ]
+}
+
+# wait_children N: wait until the server holds N connections, up to 30 s
+# (a loaded machine is slow to connect and fork); fails loudly if not.
 wait_children() {
-	wait_for -t 30 "the server to have $1 connection processes" srv_has_children "$1" &&
+	wait_for -t 30 "the server to hold $1 connections" srv_has_children "$1" &&
 		return 0
-	echo "the server has $(srv_children | wc -l) connection processes, not $1" >&2
+	echo "the server holds $(srv_conns) connections, not $1" >&2
 	return 1
 }
 

@@ -380,9 +380,11 @@ static int test_half_payload(const struct target *t)
 	return 0;
 }
 
-/* no-read: ask for big replies, never read them, disconnect. */
-static int test_no_read(const struct target *t)
+/* no-read [MS]: ask for big replies, never read them, disconnect after
+ * MS milliseconds (default 300). */
+static int test_no_read(const struct target *t, int argc, char **argv)
 {
+	long ms = arg_long(argc, argv, 0, 300);
 	struct frame_header h;
 	int fd = connect_or_fail(t);
 
@@ -390,9 +392,9 @@ static int test_no_read(const struct target *t)
 		frame_request(&h, PROTO_OP_READX, i, 0, FRAME_MAX_PAYLOAD);
 		send_header(fd, &h);
 	}
-	usleep(300 * 1000);
+	usleep((useconds_t)ms * 1000);
 	close(fd);
-	printf("ok: asked for 64 MiB, read none, disconnected\n");
+	printf("ok: asked for 64 MiB, read none, disconnected after %ld ms\n", ms);
 	return 0;
 }
 
@@ -666,7 +668,7 @@ static void __attribute__((noreturn)) usage(void)
 	      "       tbench_abuse HOST PORT TEST [ARGS]\n"
 	      "tests: ping [N [LEN [WANT]]], ops, bad-op, magic, version, oversize,\n"
 	      "       oversize-max, want-oversize, flags, reply-as-request, reserved, status,\n"
-	      "       garbage [BYTES], half-header, half-payload, no-read, stall [S], drip [S [MS]],\n"
+	      "       garbage [BYTES], half-header, half-payload, no-read [MS], stall [S], drip [S [MS]],\n"
 	      "       deadline [S], busy,"
 	      "       hold [S], storm [N], bench-rtt [S [LEN WANT]], bench-read [S [SIZE]],\n"
 	      "       bench-write [S [SIZE]]\n", stderr);
@@ -696,7 +698,7 @@ static int run_test(const struct target *t, const char *test, int argc, char **a
 	if (strcmp(test, "half-payload") == 0)
 		return test_half_payload(t);
 	if (strcmp(test, "no-read") == 0)
-		return test_no_read(t);
+		return test_no_read(t, argc, argv);
 	if (strcmp(test, "stall") == 0)
 		return test_stall(t, argc, argv);
 	if (strcmp(test, "drip") == 0)

@@ -1,0 +1,1 @@
+tbench_srv.bats
