@@ -446,6 +446,38 @@ struct backend {
 	const char *default_server;
 };
 
+/*
+ * A backend with variants (variant() above: fileio's psync and io_uring
+ * tables, nfs's NFSv3 and NFSv4 ones) is one backend to the user: its
+ * tables have one name, one option block and the same variant().  It
+ * writes what they share once, in a macro of its own that starts with
+ * BACKEND_VARIANT_OF and adds the other members they share, and begins
+ * each table with that macro, followed by what differs:
+ *
+ *	#define NAME_TABLE                                                      \
+ *		BACKEND_VARIANT_OF("NAME", NAME_option_table, struct NAME_options, \
+ *				   NAME_variant),                                \
+ *		.init = NAME_init,                                              \
+ *		.setup = NAME_setup
+ *
+ *	const struct backend NAME_backend = {
+ *		NAME_TABLE,
+ *		.flags = BACKEND_FILES,
+ *	};
+ *	static const struct backend NAME_async_backend = {
+ *		NAME_TABLE,
+ *		.flags = BACKEND_FILES | BACKEND_ASYNC,
+ *		.expire = NAME_expire,
+ *		.submit = NAME_submit,
+ *	};
+ *
+ * A member stands once in a table (the macro's or the table's, not both:
+ * -Woverride-init refuses a second initializer).
+ */
+#define BACKEND_VARIANT_OF(NAME, OPTIONS, OPTIONS_TYPE, VARIANT)                            \
+	.abi = BACKEND_ABI, .name = (NAME), .options = (OPTIONS),                         \
+	.options_size = sizeof(OPTIONS_TYPE), .variant = (VARIANT)
+
 /* A backend built as a module (dbench-NAME.so) ends with
  * BACKEND_MODULE(name_backend);: the one symbol the core looks up. */
 #define BACKEND_MODULE_SYMBOL "dbench_backend"

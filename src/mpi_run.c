@@ -431,6 +431,8 @@ struct run_id {
 	char sha256[65];	/* of the loadfile's text: compared */
 	char nprocs[160];	/* NPROCS or --sweep, and --clients-per-process */
 	char length[96];	/* -t, --warmup, --passes */
+	char shape[256];	/* --iodepth, -R, --stagger, --trunc-io, --repeat,
+				   --repeat-until-ci: "--NAME VALUE" lines */
 	char backend[64];	/* -B */
 	char target[1536];	/* -D, --server, --port, the backend's options: "--NAME VALUE" lines */
 };
@@ -441,6 +443,19 @@ static void target_add(struct run_id *id, const char *option, const char *value)
 	size_t n = strlen(id->target);
 
 	snprintf(id->target + n, sizeof(id->target) - n, "%s %s\n", option, value);
+}
+
+/* The core's options that shape the run beyond its length: each rank's
+ * clients keep as many ops in flight, are paced, started and cut alike,
+ * and the ranks make the same runs of a series (a rank that made fewer
+ * would leave the others waiting for it).  Every line, defaults too, so
+ * that a difference names its option. */
+static void shape_of(struct run_id *id)
+{
+	snprintf(id->shape, sizeof(id->shape),
+		 "--iodepth %d\n-R %g\n--stagger %d\n--trunc-io %lld\n--repeat %d\n--repeat-until-ci %g\n",
+		 options.iodepth, options.target_rate, options.stagger, (long long)options.trunc_io,
+		 MAX(options.repeat, 1), options.repeat_until_ci);
 }
 
 /* The values of a popt table's options (the backend's), in table order. */
@@ -494,6 +509,7 @@ static void run_id_of(struct run_id *id, const struct program *prog, const struc
 		n += (size_t)snprintf(id->length + n, sizeof(id->length) - n, " --warmup %d", options.warmup);
 	if (n < sizeof(id->length) && options.check_loadfile)
 		snprintf(id->length + n, sizeof(id->length) - n, " --check-loadfile");
+	shape_of(id);
 	snprintf(id->backend, sizeof(id->backend), "%s", be->name);
 	if ((be->flags & BACKEND_DIRECTORY) && backend_directory(be, options.be_opt))
 		target_add(id, "-D", backend_directory(be, options.be_opt));
@@ -526,9 +542,9 @@ static void shown_value(char *out, size_t len, const char *v, size_t vlen)
 	}
 }
 
-/* The first line of a target that is not the same in both, as
- * "--NAME VALUE (rank 0 on HOST: VALUE)". */
-static void target_difference(const char *a, const char *b, char *out, size_t len)
+/* The first "--NAME VALUE" line (of a target or a shape) that is not the
+ * same in both, as "--NAME VALUE (rank 0 on HOST: VALUE)". */
+static void lines_difference(const char *a, const char *b, char *out, size_t len)
 {
 	while (*a || *b) {
 		size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
@@ -564,6 +580,7 @@ static void run_id_terminate(struct run_id *id)
 	id->sha256[sizeof(id->sha256) - 1] = '\0';
 	id->nprocs[sizeof(id->nprocs) - 1] = '\0';
 	id->length[sizeof(id->length) - 1] = '\0';
+	id->shape[sizeof(id->shape) - 1] = '\0';
 	id->backend[sizeof(id->backend) - 1] = '\0';
 	id->target[sizeof(id->target) - 1] = '\0';
 }
@@ -581,10 +598,12 @@ static void run_difference(const struct run_id *r, const struct run_id *zero, ch
 		snprintf(out, len, "%s (rank 0 on %s: %s)", r->nprocs, m.host[0], zero->nprocs);
 	else if (strcmp(r->length, zero->length))
 		snprintf(out, len, "%s (rank 0 on %s: %s)", r->length, m.host[0], zero->length);
+	else if (strcmp(r->shape, zero->shape))
+		lines_difference(r->shape, zero->shape, out, len);
 	else if (strcmp(r->backend, zero->backend))
 		snprintf(out, len, "-B %s (rank 0 on %s: -B %s)", r->backend, m.host[0], zero->backend);
 	else if (strcmp(r->target, zero->target)) {
-		target_difference(r->target, zero->target, target, sizeof(target));
+		lines_difference(r->target, zero->target, target, sizeof(target));
 		snprintf(out, len, "%s", target);
 	}
 }

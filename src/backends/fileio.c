@@ -1279,6 +1279,22 @@ static const struct nb_adapter fileio_adapter = {
 /* --ioengine: psync is the table below; io_uring its asynchronous twin. */
 static const struct backend *fileio_variant(void *be_opt, char *why, size_t whylen);
 
+/* What the two tables share: everything but the asynchronous form. */
+#define FILEIO_TABLE                                                                       \
+	BACKEND_VARIANT_OF("fileio", fileio_options, struct fileio_options, fileio_variant),  \
+	.description = "the local file system under -D",                                   \
+	.init = fileio_init,                                                               \
+	.setup = fileio_setup,                                                             \
+	.teardown = fileio_teardown,                                                       \
+	.remove_tree = fileio_remove_tree,                                                 \
+	.exists = fileio_exists,                                                           \
+	.op = { NB_OPS }
+
+const struct backend fileio_backend = {
+	FILEIO_TABLE,
+	.flags = BACKEND_DIRECTORY | BACKEND_FILES,
+};
+
 #ifdef HAVE_LIBURING
 static uint32_t fileio_submit(struct client *c, const struct op *op)
 {
@@ -1291,39 +1307,12 @@ static void fileio_expire(struct client *c)
 }
 
 static const struct backend fileio_uring_backend = {
-	.abi = BACKEND_ABI,
-	.name = "fileio",
-	.description = "the local file system under -D",
+	FILEIO_TABLE,
 	.flags = BACKEND_DIRECTORY | BACKEND_FILES | BACKEND_ASYNC,
-	.options = fileio_options,
-	.options_size = sizeof(struct fileio_options),
-	.variant = fileio_variant,
-	.init = fileio_init,
-	.setup = fileio_setup,
-	.teardown = fileio_teardown,
-	.remove_tree = fileio_remove_tree,
-	.exists = fileio_exists,
 	.expire = fileio_expire,
 	.submit = fileio_submit,
-	.op = { NB_OPS },
 };
 #endif
-
-const struct backend fileio_backend = {
-	.abi = BACKEND_ABI,
-	.name = "fileio",
-	.description = "the local file system under -D",
-	.flags = BACKEND_DIRECTORY | BACKEND_FILES,
-	.options = fileio_options,
-	.options_size = sizeof(struct fileio_options),
-	.variant = fileio_variant,
-	.init = fileio_init,
-	.setup = fileio_setup,
-	.teardown = fileio_teardown,
-	.remove_tree = fileio_remove_tree,
-	.exists = fileio_exists,
-	.op = { NB_OPS },
-};
 
 static const struct backend *fileio_variant(void *be_opt, char *why, size_t whylen)
 {

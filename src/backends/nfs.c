@@ -373,23 +373,24 @@ const struct nb_adapter nfsb_adapter = {
 	.statfs = nfsb_statfs,
 };
 
+/* What the NFSv3 and NFSv4 tables share: the options, the parent's
+ * checks (nfsb_init) and the asynchronous form (nfs_async.c). */
+#define NFS_TABLE                                                                          \
+	BACKEND_VARIANT_OF("nfs", nfs_option_table, struct nfs_options, nfs_variant),        \
+	.init = nfsb_init,                                                                 \
+	.expire = nfs_expire,                                                              \
+	.submit = nfs_submit
+#define NFS_FLAGS (BACKEND_SERVER | BACKEND_NETWORK | BACKEND_FILES | BACKEND_ASYNC | BACKEND_FIBERS)
+
 const struct backend nfs_backend = {
-	.abi = BACKEND_ABI,
-	.name = "nfs",
+	NFS_TABLE,
 	.description = "an NFSv3 server through libnfs (--server, --export)",
-	.flags = BACKEND_SERVER | BACKEND_NETWORK | BACKEND_FILES | BACKEND_NFS_OPS | BACKEND_ASYNC |
-		 BACKEND_FIBERS,
-	.options = nfs_option_table,
-	.options_size = sizeof(struct nfs_options),
-	.variant = nfs_variant,
-	.init = nfsb_init,
+	.flags = NFS_FLAGS | BACKEND_NFS_OPS,
 	.setup = nfsb_setup,
 	.teardown = nfsb_teardown,
 	.remove_tree = nfsb_remove_tree,
 	.exists = nfsb_exists,
 	.why_unsupported = nfsb_why_unsupported,
-	.expire = nfs_expire,
-	.submit = nfs_submit,
 	.op = {
 		NB_OPS,
 		[OP_GETATTR3] = nfsb_getattr3,
@@ -423,21 +424,14 @@ const struct backend nfs_backend = {
  * the parent's checks of the NFSv3 table, NFSv4 clients (nfs4.c), and only
  * the netbench and SMB ops. */
 const struct backend nfs4_backend = {
-	.abi = BACKEND_ABI,
-	.name = "nfs",
+	NFS_TABLE,
 	.description = "an NFSv4 server through libnfs (--server, --export, --nfs-version 4)",
-	.flags = BACKEND_SERVER | BACKEND_NETWORK | BACKEND_FILES | BACKEND_ASYNC | BACKEND_FIBERS,
-	.options = nfs_option_table,
-	.options_size = sizeof(struct nfs_options),
-	.variant = nfs_variant,
-	.init = nfsb_init,
+	.flags = NFS_FLAGS,
 	.setup = nfs4_setup,
 	.teardown = nfs4_teardown,
 	.remove_tree = nfs4_backend_remove_tree,
 	.exists = nfs4_exists,
 	.why_unsupported = nfs4_why_unsupported,
-	.expire = nfs_expire,
-	.submit = nfs_submit,
 	.op = { NB_OPS },
 };
 

@@ -303,38 +303,24 @@ EOF2
 }
 
 @test "SIGINT stops the run: partial report, exit 130, nothing left" {
-	"$DBENCH" -D "$T/d" -t 60 3 > "$T/out" 2> "$T/err" &
-	local pid=$!
-	wait_running "$T/out"
-	kill -INT $pid
-	local rc=0
-	wait $pid || rc=$?
-	cat "$T/out" "$T/err"
-	[ "$rc" -eq 130 ]
+	signal_run "$DBENCH" -D "$T/d" -t 60 3
+	[ "$status" -eq 130 ]
 	grep -Eq "$FINAL" "$T/out"
 	assert_empty_target
 	assert_no_procs
 }
 
 @test "SIGTERM stops the run with exit 143" {
-	"$DBENCH" -D "$T/d" -t 60 2 > "$T/out" 2> "$T/err" &
-	local pid=$!
-	wait_running "$T/out"
-	kill -TERM $pid
-	local rc=0
-	wait $pid || rc=$?
-	[ "$rc" -eq 143 ]
+	signal_run -s TERM "$DBENCH" -D "$T/d" -t 60 2
+	[ "$status" -eq 143 ]
 	grep -Eq "$FINAL" "$T/out"
 	assert_empty_target
 	assert_no_procs
 }
 
 @test "clients leave by themselves when the parent is killed" {
-	"$DBENCH" -D "$T/d" -t 60 3 > "$T/out" 2>&1 &
-	local pid=$!
-	wait_running "$T/out"
-	kill -KILL $pid
-	wait $pid || true
+	signal_run -s KILL -m "$DBENCH" -D "$T/d" -t 60 3
+	[ "$status" -eq 137 ]
 	assert_no_procs
 	# each client removed its own tree
 	[ -z "$(find "$T/d" -mindepth 2 -name 'client*')" ]

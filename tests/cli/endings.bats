@@ -27,18 +27,24 @@ run_dbench() {
 	run --separate-stderr timeout -s KILL 120 "$DBENCH" "$@"
 }
 
-# Start dbench in the background with every signal at its default (a
-# shell's background job ignores SIGINT and SIGQUIT), stdout $T/out,
-# stderr $T/err; sets DB_PID (dbench itself, timeout's child).
+# dbench with every signal at its default (a shell's background job
+# ignores SIGINT and SIGQUIT), bounded by timeout: what start_dbench and
+# the signal_run tests (-p "$T/": the signal goes to dbench) run.
+bounded_dbench() {
+	timeout -s KILL 120 env --default-signal "$DBENCH" "$@"
+}
+
+# Start bounded_dbench in the background, stdout $T/out, stderr $T/err;
+# sets DB_PID (dbench itself, timeout's child).
 start_dbench() {
-	timeout -s KILL 120 env --default-signal "$DBENCH" "$@" > "$T/out" 2> "$T/err" &
+	bounded_dbench "$@" > "$T/out" 2> "$T/err" &
 	TO_PID=$!
 	wait_for "dbench to start" dbench_started
 }
 
-# dbench_started: timeout's child dbench is there; sets DB_PID.
+# dbench_started: the run's dbench (timeout's child) is there; sets DB_PID.
 dbench_started() {
-	DB_PID=$(pgrep -P "$TO_PID" -x dbench)
+	DB_PID=$(run_parent "$T/")
 }
 
 # progress_lines_over N: $T/out has more than N progress lines.
@@ -78,12 +84,10 @@ json() {
 	for sig in $(sanitizer_pass_one HUP QUIT USR1 USR2 ALRM PIPE TERM INT); do
 		num=$(kill -l "$sig")
 		echo '{"stale": "an older run"}' > "$T/r.json"
-		start_dbench -D "$T/d" -c "$T/small.txt" -t 60 --json "$T/r.json" 2
-		wait_running "$T/out"
-		kill -"$sig" "$DB_PID"
-		wait_dbench
-		echo "$sig -> $rc"
-		[ "$rc" -eq $((128 + num)) ]
+		signal_run -s "$sig" -p "$T/" bounded_dbench -D "$T/d" -c "$T/small.txt" -t 60 \
+			--json "$T/r.json" 2
+		echo "$sig -> $status"
+		[ "$status" -eq $((128 + num)) ]
 		grep -q '^Throughput ' "$T/out"	# the partial report
 		[ "$(json .exit_status)" -eq $((128 + num)) ]
 		[ "$(json .signal)" -eq "$num" ]
@@ -93,25 +97,31 @@ json() {
 	assert_no_procs
 }
 
+# hup_ignored: the run is going; SIGHUP to dbench and its clients, and it
+# goes on (the next progress line comes).
+hup_ignored() {
+	local lines
+	wait_running "$T/out" && dbench_started || return 1
+	# shellcheck disable=SC2046 # a list of pids
+	kill -HUP "$DB_PID" $(pgrep -P "$DB_PID") || return 1
+	lines=$(grep -c "MB/sec" "$T/out")
+	wait_for "the next progress line" progress_lines_over "$lines" && kill -0 "$DB_PID"
+}
+
 @test "a signal ignored when dbench starts stays ignored (nohup); SIGTERM still stops it" {
 	# dbench started with SIGHUP ignored, as nohup does
-	timeout -s KILL 120 env --default-signal --ignore-signal=HUP "$DBENCH" -D "$T/d" -c "$T/small.txt" \
-		-t 60 --json "$T/r.json" 1 > "$T/out" 2> "$T/err" &
-	TO_PID=$!
-	wait_running "$T/out"
-	DB_PID=$(pgrep -P "$TO_PID" -x dbench)
-	kill -HUP "$DB_PID" $(pgrep -P "$DB_PID")
-	# still running: the next progress line comes
-	local lines
-	lines=$(grep -c "MB/sec" "$T/out")
-	wait_for "the next progress line" progress_lines_over "$lines"
-	kill -0 "$DB_PID"
-	kill -TERM "$DB_PID"
-	wait_dbench
-	[ "$rc" -eq 143 ]
+	signal_run -s TERM -p "$T/" -w hup_ignored timeout -s KILL 120 env --default-signal \
+		--ignore-signal=HUP "$DBENCH" -D "$T/d" -c "$T/small.txt" -t 60 --json "$T/r.json" 1
+	[ "$status" -eq 143 ]
 	[ "$(json .signal)" -eq 15 ]
 	[ "$(json .results.failed_clients)" -eq 0 ]
 	assert_empty_target
+}
+
+# fifo_opened: dbench has started and opened $T/fifo.
+fifo_opened() {
+	wait_for "dbench to start" dbench_started &&
+		wait_for -t 30 "dbench to open the FIFO" fifo_open
 }
 
 @test "a signal while the loadfile is read: one line, the error document, exit 128 + N" {
@@ -120,25 +130,27 @@ json() {
 	sleep 100 > "$T/fifo" &
 	WRITER=$!
 	echo '{"stale": "an older run"}' > "$T/r.json"
-	start_dbench -B null -c "$T/fifo" -t 1 --json "$T/r.json" 1
-	wait_for -t 30 "dbench to open the FIFO" fifo_open
-	kill -USR1 "$DB_PID"
-	wait_dbench
-	[ "$rc" -eq 138 ]
+	signal_run -s USR1 -p "$T/" -w fifo_opened bounded_dbench -B null -c "$T/fifo" -t 1 \
+		--json "$T/r.json" 1
+	[ "$status" -eq 138 ]
 	[ "$(cat "$T/err")" = "dbench: stopped by signal 10 (User defined signal 1) before the run started" ]
 	[ "$(json .exit_status)" -eq 138 ]
 	[ "$(json .error)" = "stopped by signal 10 (User defined signal 1) before the run started" ]
 }
 
+# twenty_forked: dbench has forked 20 of its clients; the clock starts
+# (SECONDS).
+twenty_forked() {
+	wait_for "dbench to start" dbench_started &&
+		wait_for -t 60 "dbench to fork 20 clients" clients_forked 20 && SECONDS=0
+}
+
 @test "Ctrl-C while thousands of clients start: no more are forked, those forked are reaped, exit 130 at once" {
 	echo '{"stale": "an older run"}' > "$T/r.json"
-	start_dbench -B null -c "$T/small.txt" -t 60 --json "$T/r.json" 3000
-	wait_for -t 60 "dbench to fork 20 clients" clients_forked 20
-	kill -INT "$DB_PID"
-	SECONDS=0
-	wait_dbench
+	signal_run -p "$T/" -w twenty_forked bounded_dbench -B null -c "$T/small.txt" -t 60 \
+		--json "$T/r.json" 3000
 	echo "$SECONDS s"
-	[ "$rc" -eq 130 ]
+	[ "$status" -eq 130 ]
 	[ "$SECONDS" -lt 20 ]
 	[ "$(tail -1 "$T/err")" = "dbench: stopped by signal 2 (Interrupt) before the clients were released" ]
 	[ "$(json .exit_status)" -eq 130 ]
@@ -166,15 +178,9 @@ json() {
 		assert_empty_target
 	done
 	# the terminal's Ctrl-C reaches dbench and every client: a stop, 130
-	setsid env --default-signal "$DBENCH" -D "$T/d" -c "$T/small.txt" -t 60 --json "$T/r.json" 2 \
-		> "$T/out" 2> "$T/err" &
-	DB_PID=$!
-	wait_running "$T/out"
-	kill -INT -- -"$(ps -o pgid= "$DB_PID" | tr -d ' ')"
-	rc=0
-	wait "$DB_PID" || rc=$?
-	cat "$T/err"
-	[ "$rc" -eq 130 ]
+	signal_run -g setsid env --default-signal "$DBENCH" -D "$T/d" -c "$T/small.txt" -t 60 \
+		--json "$T/r.json" 2
+	[ "$status" -eq 130 ]
 	[ "$(json .results.failed_clients)" -eq 0 ]
 	! grep -q "failed" "$T/err" || false
 	assert_empty_target

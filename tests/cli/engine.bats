@@ -105,41 +105,35 @@ last_ops() {
 	assert_run_gone
 }
 
-@test "engine: --server-timeout fails the client whose connection stopped answering, during the run" {
-	local rc=0 stopped
-	"$TBENCH" -c "$T/client.txt" --server-timeout 2 -t 120 --clients-per-process 4 \
-		--json "$T/r.json" 1 "127.0.0.1:$PORT" >"$T/out" 2>"$T/err" 3>&- &
-	tb=$!
-	wait_running "$T/out"
-	wait_children 4
+# clients_running N: the last progress line counts N clients running.
+clients_running() {
+	[ "$(awk '/MB\/sec +(warmup|execute)/ { n = $1 } END { print n + 0 }' "$T/out")" -eq "$1" ]
+}
+
+# one_stalled: the run's 4 connections are up; the server's process for
+# one of them is stopped (sets stopped); the three others run on, and the
+# stalled client has failed (the progress line counts 3 clients running).
+one_stalled() {
+	wait_running "$T/out" && wait_children 4 || return 1
 	stopped=$(srv_children | head -1)
-	kill -STOP "$stopped"
-	# the three others run on; stop the run once the stalled one failed
-	# (the progress line counts 3 clients running)
-	for i in $(seq 300); do
-		[ "$(awk '/MB\/sec +(warmup|execute)/ { n = $1 } END { print n + 0 }' "$T/out")" -eq 3 ] && break
-		sleep 0.1
-	done
-	kill -INT "$tb"
-	wait "$tb" || rc=$?
+	kill -STOP "$stopped" || return 1
+	wait_for -t 30 "the progress line to count 3 clients running" clients_running 3
+}
+
+@test "engine: --server-timeout fails the client whose connection stopped answering, during the run" {
+	local stopped
+	signal_run -w one_stalled "$TBENCH" -c "$T/client.txt" --server-timeout 2 -t 120 \
+		--clients-per-process 4 --json "$T/r.json" 1 "127.0.0.1:$PORT"
 	kill -CONT "$stopped"
-	cat "$T/out" "$T/err"
-	[ "$rc" -eq 130 ]
+	[ "$status" -eq 130 ]
 	[ "$(grep -c "failed: server 127.0.0.1:$PORT did not answer for 2 seconds" "$T/err")" -eq 1 ]
 	[ "$(jq '.results.failed_clients' "$T/r.json")" -eq 1 ]
 	assert_run_gone
 }
 
 @test "engine: SIGINT stops the event loop's clients: partial report, exit 130, nothing left" {
-	local rc=0
-	"$TBENCH" -c "$T/client.txt" -t 60 --clients-per-process 8 2 "127.0.0.1:$PORT" \
-		>"$T/out" 2>"$T/err" 3>&- &
-	tb=$!
-	wait_running "$T/out"
-	kill -INT "$tb"
-	wait "$tb" || rc=$?
-	cat "$T/out" "$T/err"
-	[ "$rc" -eq 130 ]
+	signal_run "$TBENCH" -c "$T/client.txt" -t 60 --clients-per-process 8 2 "127.0.0.1:$PORT"
+	[ "$status" -eq 130 ]
 	grep -Eq "^Throughput [0-9.]+ MB/sec +16 clients +2 procs" "$T/out"
 	! grep -q "failed" "$T/err"
 	assert_run_gone

@@ -108,15 +108,9 @@ data_calls_in_target() {
 }
 
 @test "fileio_uring: SIGINT stops a run on the event loop: exit 130, nothing left" {
-	local rc=0 pid
-	"$DBENCH" -D "$T/d" -c "$T/client.txt" --ioengine io_uring --clients-per-process 4 \
-		-t 60 2 > "$T/out" 2> "$T/err" 3>&- &
-	pid=$!
-	wait_running "$T/out"
-	kill -INT "$pid"
-	wait "$pid" || rc=$?
-	cat "$T/out" "$T/err"
-	[ "$rc" -eq 130 ]
+	signal_run "$DBENCH" -D "$T/d" -c "$T/client.txt" --ioengine io_uring --clients-per-process 4 \
+		-t 60 2
+	[ "$status" -eq 130 ]
 	grep -Eq "^Throughput [0-9.]+ MB/sec +8 clients +2 procs" "$T/out"
 	! grep -q "failed" "$T/err"
 	assert_no_procs "-D $T/d"

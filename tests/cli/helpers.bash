@@ -122,6 +122,82 @@ wait_running() {
 	return 1
 }
 
+# signal_run [-s SIG] [-p PATTERN | -g] [-w READY] [-m] COMMAND [ARG...]
+#
+# A run stopped by a signal (the Ctrl-C tests), written once.  Start
+# COMMAND in the background, stdout to $T/out, stderr to $T/err (with -m
+# to $T/out too), fd 3 closed (bats waits for whoever holds it); RUN_PID
+# is its pid.  Wait until it runs: its first progress line (wait_running),
+# or with -w until READY returns 0 (a function, run once in this shell
+# with RUN_PID set: it waits with wait_for for what the test needs, and
+# may act first).  Send SIG (default INT) to COMMAND; with -p to the run's
+# parent dbench whose command line names PATTERN (COMMAND runs dbench
+# under timeout, ip netns exec, ...: run_parent); with -g to COMMAND's
+# process group (a terminal's Ctrl-C: COMMAND starts one, setsid).  Wait
+# for COMMAND, set status to its exit status (as bats' run does) and print
+# $T/out and $T/err for the log.  Return 0; the test checks status and the
+# files.  If COMMAND never got where READY waits for it, or the signal
+# found no process, kill it, print its output and return 1: the test
+# fails there, and nothing is left running.
+signal_run() {
+	local sig=INT pattern='' group='' ready=wait_running_out merge='' target='' rc=0
+
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-s) sig=$2; shift 2 ;;
+		-p) pattern=$2; shift 2 ;;
+		-g) group=1; shift ;;
+		-w) ready=$2; shift 2 ;;
+		-m) merge=1; shift ;;
+		*) break ;;
+		esac
+	done
+	if [ -n "$merge" ]; then
+		"$@" >"$T/out" 2>&1 3>&- &
+	else
+		"$@" >"$T/out" 2>"$T/err" 3>&- &
+	fi
+	RUN_PID=$!
+	"$ready" || rc=$?
+	if [ "$rc" -eq 0 ]; then
+		if [ -n "$pattern" ]; then
+			target=$(run_parent "$pattern") || rc=$?
+		elif [ -n "$group" ]; then
+			target=-$(ps -o pgid= -p "$RUN_PID" | tr -d ' ')
+		else
+			target=$RUN_PID
+		fi
+	fi
+	[ "$rc" -ne 0 ] || kill -s "$sig" -- "$target" || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		echo "signal_run: SIG$sig not sent (status $rc, target '$target'): $*" >&2
+		kill_tree "$RUN_PID"
+	fi
+	status=0
+	wait "$RUN_PID" || status=$?
+	cat "$T/out"
+	[ -n "$merge" ] || cat "$T/err"
+	return "$rc"
+}
+
+# kill_tree PID: SIGKILL PID and every process below it (dbench under
+# timeout, ip netns exec, mpirun, and its clients), all at once.
+kill_tree() {
+	local pids=$1 all=''
+
+	while [ -n "$pids" ]; do
+		all="$all $pids"
+		pids=$(pgrep -d , -P "$pids") || pids=''
+	done
+	# shellcheck disable=SC2086 # a list of pids
+	kill -KILL ${all//,/ } 2>/dev/null || :	# (some may have ended)
+}
+
+# The run of signal_run has printed its first progress line.
+wait_running_out() {
+	wait_running "$T/out"
+}
+
 # tbench_srv_listening: the tbench_srv started with --pid-file $T/srv.pid and
 # -v 2>$T/srv.log has written its pid file and logged the port it listens
 # on; sets PORT.  (wait_for "tbench_srv to listen" tbench_srv_listening)

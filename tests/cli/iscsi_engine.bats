@@ -31,13 +31,23 @@ sessions_are() {
 	[ "$(sessions)" -eq "$1" ]
 }
 
-# A run of -t 100 in the background (output in $T/out, $T/err), its pid in
-# BG; waits for its first progress line.
-start_bg_run() {
+# A run of -t 100 on the target, in its namespace.
+long_run() {
 	ip netns exec "$TGTD_NS" timeout 120 "$DBENCH" -B iscsi --iscsi="$TGTD_URL" \
-		-c "$T/iscsi-randread.load" -t 100 --warmup 0 "$@" >"$T/out" 2>"$T/err" &
+		-c "$T/iscsi-randread.load" -t 100 --warmup 0 "$@"
+}
+
+# long_run in the background (output in $T/out, $T/err), its pid in BG;
+# waits for its first progress line.
+start_bg_run() {
+	long_run "$@" >"$T/out" 2>"$T/err" &
 	BG=$!
 	wait_running "$T/out"
+}
+
+# sessions_up: the run is going and the target has $want sessions.
+sessions_up() {
+	wait_running "$T/out" && wait_for -t 10 "$want sessions on the target" sessions_are "$want"
 }
 
 @test "iscsi engine: 2 processes of 8 clients, every READ10 checked, results and JSON shaped as 16 processes" {
@@ -59,22 +69,16 @@ start_bg_run() {
 }
 
 @test "iscsi engine: a session a client by default, one a process with --iscsi-session shared" {
-	local rc
-	start_bg_run --clients-per-process 8 2
+	local want
 	# 16 clients, 16 sessions (and the parent's probe logged out)
-	wait_for -t 10 "16 sessions on the target" sessions_are 16
-	kill -INT "$(run_parent "$T/iscsi-randread.load")"
-	rc=0
-	wait "$BG" || rc=$?
-	[ "$rc" -eq 130 ]
+	want=16
+	signal_run -p "$T/iscsi-randread.load" -w sessions_up long_run --clients-per-process 8 2
+	[ "$status" -eq 130 ]
 	wait_for -t 10 "the sessions to end" sessions_are 0
-	start_bg_run --clients-per-process 8 --iscsi-session shared 2
-	wait_for -t 10 "2 sessions on the target" sessions_are 2
-	kill -INT "$(run_parent "$T/iscsi-randread.load")"
-	rc=0
-	wait "$BG" || rc=$?
-	cat "$T/out" "$T/err"
-	[ "$rc" -eq 130 ]
+	want=2
+	signal_run -p "$T/iscsi-randread.load" -w sessions_up long_run --clients-per-process 8 \
+		--iscsi-session shared 2
+	[ "$status" -eq 130 ]
 	# the clients ran their commands on the 2 sessions together
 	grep -q "16 clients  2 procs" "$T/out"
 	wait_for -t 10 "the sessions to end" sessions_are 0

@@ -59,13 +59,18 @@ rank_found() {
 	pid=$(rank_pid "$@")
 }
 
+# clients_execute: the job's clients execute (a loaded machine starts
+# slowly).
+clients_execute() {
+	wait_for -t 60 "the clients to execute" grep -q 'execute' "$T/out"
+}
+
 # Start an mpirun of 2 ranks in the background (output in $T/out, its pid in
 # $job) and wait until the clients execute.
 mpi_start_bg() {
 	mpi 2 "$@" >"$T/out" 2>&1 &
 	job=$!
-	# a loaded machine starts slowly
-	wait_for -t 60 "the clients to execute" grep -q 'execute' "$T/out" && return 0
+	clients_execute && return 0
 	cat "$T/out"
 	return 1
 }
@@ -154,13 +159,38 @@ EOF
 	grep -q 'NPROCS (1) is fewer than the ranks (2)' <<<"$output"
 }
 
+# ranks_refused COMMON ["A|B" REGEX]...: for each pair, the job of rank 0
+# with the arguments COMMON A and rank 1 with COMMON B (words) is refused
+# before any client starts: exit 2, one line "dbench: --mpi: the ranks do
+# not run the same benchmark: " REGEX, the error document, nothing left in
+# $T/d (nor $T/d2).
+ranks_refused() {
+	local common=$1 a b
+	shift
+	while [ $# -ge 2 ]; do
+		IFS='|' read -r a b <<<"$1"
+		# shellcheck disable=SC2086 # words
+		run timeout 120 mpirun --allow-run-as-root --oversubscribe \
+			-np 1 "$DBENCH" $common --json "$T/r.json" $a : -np 1 "$DBENCH" $common $b
+		echo "$a | $b -> $status: $output"
+		[ "$status" -eq 2 ]
+		[ "$(grep -c '^dbench: ' <<<"$output")" -eq 1 ]
+		grep -Eq "^dbench: --mpi: the ranks do not run the same benchmark: $2$" <<<"$output"
+		[[ "$output" != *"releasing clients"* ]]
+		jq -e '.exit_status == 2 and (.error | startswith("--mpi: the ranks do not run the same benchmark: rank 1 on "))' "$T/r.json"
+		[ -z "$(ls -A "$T/d")$(ls -A "$T/d2" 2>/dev/null)" ]
+		shift 2
+	done
+	[ $# -eq 0 ]
+	assert_no_procs
+}
+
 @test "mpi: ranks that disagree (loadfile, NPROCS, -t, backend, target) are refused before any client starts, naming the rank" {
 	# mpirun's MPMD form gives each rank its own command line; before, each
 	# rank ran its own benchmark and rank 0 merged them into one report
 	printf 'Mkdir "\\clients" *\n' >"$T/a.txt"
 	mkdir "$T/other" "$T/d2"
 	printf 'Mkdir "\\clients" *\nMkdir "\\clients\\x" *\n' >"$T/other/a.txt"
-	local k common=(--mpi --mpi-timeout 60 -D "$T/d" --warmup 0)
 	local cases=(
 		"-B null -c $T/a.txt -t 2 2|-B null -c $T/other/a.txt -t 2 2"
 		"rank 1 on [^ ]+ has the loadfile $T/other/a.txt \\(sha256 [0-9a-f]{12}\\.\\.\\.; rank 0 on [^ ]+: $T/a.txt, sha256 [0-9a-f]{12}\\.\\.\\.\\)"
@@ -173,21 +203,33 @@ EOF
 		"-B fileio -t 2 2|-B fileio -D $T/d2 -t 2 2"
 		"rank 1 on [^ ]+ has -D $T/d2 \\(rank 0 on [^ ]+: $T/d\\)"
 	)
-	for (( k = 0; k < ${#cases[@]}; k += 2 )); do
-		local a b
-		IFS='|' read -r a b <<<"${cases[k]}"
-		# shellcheck disable=SC2086
-		run timeout 120 mpirun --allow-run-as-root --oversubscribe \
-			-np 1 "$DBENCH" "${common[@]}" --json "$T/r.json" $a : -np 1 "$DBENCH" "${common[@]}" $b
-		echo "$a | $b -> $status: $output"
-		[ "$status" -eq 2 ]
-		[ "$(grep -c '^dbench: ' <<<"$output")" -eq 1 ]
-		grep -Eq "^dbench: --mpi: the ranks do not run the same benchmark: ${cases[k + 1]}$" <<<"$output"
-		[[ "$output" != *"releasing clients"* ]]
-		jq -e '.exit_status == 2 and (.error | startswith("--mpi: the ranks do not run the same benchmark: rank 1 on "))' "$T/r.json"
-		[ -z "$(ls -A "$T/d")$(ls -A "$T/d2")" ]
-	done
-	assert_no_procs
+	ranks_refused "--mpi --mpi-timeout 60 -D $T/d --warmup 0" "${cases[@]}"
+}
+
+@test "mpi: ranks that disagree on how the run goes (--iodepth, -R, --stagger, --trunc-io, --repeat, --ioengine) are refused before any client starts" {
+	# before: each rank ran its own pace and depth into one merged report;
+	# with --repeat 3 on rank 0 only, rank 0 waited for a second run rank
+	# 1 never made, until mpirun was killed.  (--iodepth needs a backend
+	# with a queue: iscsi, whose target --check-loadfile does not reach.)
+	local iscsi=(-B iscsi --iscsi=iscsi://127.0.0.1/iqn.2026-01.org.dbench:none/0
+		-c "$DBENCH_SRCDIR/loadfiles/iscsi-randread.load" --check-loadfile)
+	local cases=(
+		"${iscsi[*]} 2|${iscsi[*]} --iodepth 4 2"
+		"rank 1 on [^ ]+ has --iodepth 4 \\(rank 0 on [^ ]+: 1\\)"
+		"-B null -D $T/d -t 2 2|-B null -D $T/d -t 2 -R 2.5 2"
+		"rank 1 on [^ ]+ has -R 2.5 \\(rank 0 on [^ ]+: 0\\)"
+		"-B null -D $T/d -t 2 --stagger 100 2|-B null -D $T/d -t 2 2"
+		"rank 1 on [^ ]+ has --stagger 0 \\(rank 0 on [^ ]+: 100\\)"
+		"-B null -D $T/d -t 2 2|-B null -D $T/d -t 2 --trunc-io 4096 2"
+		"rank 1 on [^ ]+ has --trunc-io 4096 \\(rank 0 on [^ ]+: 0\\)"
+		"-B null -D $T/d -t 1 --repeat 3 2|-B null -D $T/d -t 1 2"
+		"rank 1 on [^ ]+ has --repeat 1 \\(rank 0 on [^ ]+: 3\\)"
+		"-B null -D $T/d -t 1 --repeat 3 --repeat-until-ci 5 2|-B null -D $T/d -t 1 --repeat 3 2"
+		"rank 1 on [^ ]+ has --repeat-until-ci 0 \\(rank 0 on [^ ]+: 5\\)"
+		"-B fileio -D $T/d --ioengine io_uring -t 2 2|-B fileio -D $T/d -t 2 2"
+		"rank 1 on [^ ]+ has --ioengine psync \\(rank 0 on [^ ]+: io_uring\\)"
+	)
+	ranks_refused "--mpi --mpi-timeout 60 --warmup 0" "${cases[@]}"
 }
 
 @test "mpi: an --mpi-timeout abort still removes the clients' trees (a rank stopped mid-run on a shared fileio target)" {
@@ -348,14 +390,10 @@ EOF
 	# live ranks report at once on the SIGCONT, so nobody is named (with
 	# 3 s, under ASan at load 40, rank 0's cleanup was still going when
 	# the SIGKILL came: no report)
-	mpirun --allow-run-as-root --oversubscribe --mca odls_base_sigkill_timeout 10 -np 2 \
-		"$DBENCH" --mpi -B null -D "$T/d" -t 60 --warmup 0 2 >"$T/out" 2>&1 &
-	local job=$! st=0
-	wait_for -t 60 "the clients to execute" grep -q 'execute' "$T/out"
-	kill -INT "$job"
-	wait "$job" || st=$?
-	cat "$T/out"
-	[ "$st" -ne 0 ]
+	signal_run -m -w clients_execute mpirun --allow-run-as-root --oversubscribe \
+		--mca odls_base_sigkill_timeout 10 -np 2 "$DBENCH" --mpi -B null -D "$T/d" -t 60 \
+		--warmup 0 2
+	[ "$status" -ne 0 ]
 	[ "$(grep -c 'its process ended' "$T/out")" -eq 0 ]
 	grep -q '^Throughput .* 2 clients  2 procs' "$T/out"
 	grep -Eq '^ 1 +[^ ]+ +1 ' "$T/out"

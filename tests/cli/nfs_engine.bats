@@ -208,15 +208,9 @@ L
 }
 
 @test "nfs engine: SIGINT stops the event loop's clients: exit 130, the export left empty" {
-	local pid rc=0
-	nfs_ns_exec timeout 120 "$DBENCH" -B nfs --server 127.0.0.1 --export /export \
-		--nfs-timeout 30 -c "$T/client.txt" -t 60 --clients-per-process 8 2 >"$T/out" 2>"$T/err" &
-	pid=$!
-	wait_running "$T/out"
-	kill -INT "$(run_parent "$T/client.txt")"
-	wait "$pid" || rc=$?
-	cat "$T/out" "$T/err"
-	[ "$rc" -eq 130 ]
+	signal_run -p "$T/client.txt" nfs_ns_exec timeout 120 "$DBENCH" -B nfs --server 127.0.0.1 \
+		--export /export --nfs-timeout 30 -c "$T/client.txt" -t 60 --clients-per-process 8 2
+	[ "$status" -eq 130 ]
 	grep -q "^Throughput .* 16 clients  2 procs" "$T/out"
 	! grep -q "failed" "$T/err"
 	assert_export_empty

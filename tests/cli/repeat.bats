@@ -94,15 +94,15 @@ teardown() { remove_tmp; }
 	[[ "$output" == *"(8 runs)"* ]]
 }
 
-@test "repeat: SIGINT stops the series: the runs before it are summarized, exit 130" {
-	"$DBENCH" -B null -c "$T/small.txt" -t 1 --warmup 0 --repeat 50 --json "$T/int.json" 1 \
-		>"$T/out" 2>&1 &
-	local pid=$! rc=0
+# first_run_done: the series has told its first run's result.
+first_run_done() {
 	wait_for -t 60 "the first run's line" grep -q '^Run 1 of 50: ' "$T/out"
-	kill -INT "$pid"
-	wait "$pid" || rc=$?
-	cat "$T/out"
-	[ "$rc" -eq 130 ]
+}
+
+@test "repeat: SIGINT stops the series: the runs before it are summarized, exit 130" {
+	signal_run -m -w first_run_done "$DBENCH" -B null -c "$T/small.txt" -t 1 --warmup 0 \
+		--repeat 50 --json "$T/int.json" 1
+	[ "$status" -eq 130 ]
 	grep -Eq '^Summary of [0-9]+ runs?: ' "$T/out"
 	tail -1 "$T/out" | grep -Eq "$FINAL"
 	[ "$(jq -r .repeat.end "$T/int.json")" = signal ]

@@ -233,27 +233,29 @@ L
 # user_session_seen: smbstatus lists a session of $SMBD_USER on SMB2_10
 # (sets seen to its line) and the clients are running (a progress line: the
 # setup's own probe session is seen before any client starts, and a SIGINT
-# then ends the run with no report), or the run ($pid) has ended.
+# then ends the run with no report), or the run ($RUN_PID) has ended.
 user_session_seen() {
-	! srv_alive "$pid" && return 0
+	! srv_alive "$RUN_PID" && return 0
 	grep -q " execute " "$T/out" || return 1
 	seen=$(smbstatus -s "$SMBD_CONF" -b 2>/dev/null | grep -E "^[0-9]+ +$SMBD_USER .* SMB2_10 ")
 	[ -n "$seen" ]
 }
 
+user_session_up() {
+	wait_for -t 60 "a progress line and smbstatus to show $SMBD_USER on SMB2_10, or the run to end" \
+		user_session_seen
+}
+
 @test "smb: a password user on the private share; the server sees that user" {
 	# the run goes on until smbstatus has seen the session, then SIGINT
 	# ends it (a run of 4 s ended at load 30 before smbstatus answered)
-	DBENCH_SMB_PASSWORD=$SMBD_PASS timeout 120 "$DBENCH" -B smb --smb-share "$PRIVATE" \
-		--smb-user "$SMBD_USER" --smb-protocol SMB2_10 -t 60 --warmup 0 1 >"$T/out" 2>"$T/err" &
-	local pid=$! seen= st=0
-	wait_for -t 60 "a progress line and smbstatus to show $SMBD_USER on SMB2_10, or the run to end" user_session_seen
-	kill -INT "$pid"
-	wait "$pid" || st=$?
-	cat "$T/out" "$T/err"
+	local seen=
+	signal_run -w user_session_up env DBENCH_SMB_PASSWORD="$SMBD_PASS" timeout 120 "$DBENCH" \
+		-B smb --smb-share "$PRIVATE" --smb-user "$SMBD_USER" --smb-protocol SMB2_10 -t 60 \
+		--warmup 0 1
 	echo "smbstatus: $seen"
 	[ -n "$seen" ]
-	[ "$st" -eq 130 ]
+	[ "$status" -eq 130 ]
 	grep -q ", 0 mismatches," "$T/out"
 	[ -z "$(find "$SMBD_PRIVATE_DIR" -mindepth 1)" ]
 }
@@ -378,13 +380,8 @@ EOF
 }
 
 @test "smb: SIGINT stops a run: partial report, exit 130, share left empty" {
-	timeout 60 "$DBENCH" -B smb --smb-share "$SHARE" -t 60 2 >"$T/out" 2>"$T/err" &
-	local pid=$! rc=0
-	wait_running "$T/out"
-	kill -INT "$pid"
-	wait "$pid" || rc=$?
-	cat "$T/out" "$T/err"
-	[ "$rc" -eq 130 ]
+	signal_run timeout 60 "$DBENCH" -B smb --smb-share "$SHARE" -t 60 2
+	[ "$status" -eq 130 ]
 	grep -Eq "$FINAL" "$T/out"
 	share_empty
 	no_dbench_left

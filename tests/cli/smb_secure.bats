@@ -77,36 +77,38 @@ two_sessions() {
 		[ "$(jq '.sessions | length' "$T/status")" -ge 2 ]
 }
 
+# sessions_listed: the run is going and smbstatus lists both clients'
+# sessions (in $T/status).
+sessions_listed() {
+	wait_running "$T/out" || return 1
+	wait_for -t 60 "smbd to list both clients' sessions" two_sessions && return 0
+	cat "$T/status"
+	return 1
+}
+
 # run_mode SHARE ARGS...: 2 clients on SHARE under dumpcap, paced (-R 2)
 # so that the capture stays small; once smbstatus shows both clients'
 # sessions the run is stopped (SIGINT: its partial report and --json).
 # Leaves $T/out, $T/err, $T/json, $T/status (smbstatus --json, the
 # clients' sessions) and $T/wire ("plain N signed N encrypted N").
 run_mode() {
-	local share=$1 rc=0 pid
+	local share=$1
 	shift
 	[ -z "$WIRE" ] || smbwire_start "$T/cap.pcap" "$SMBD_PORT"
 	# (--smb-timeout 60: under ASan at load 70 smbd, beside dumpcap and
 	# smbstatus, once took over the default 10 s to answer)
-	timeout 120 "$DBENCH" -B smb --smb-share "$SRV/$share" "$@" -t 60 --warmup 0 -R 2 \
-		--smb-timeout 60 --json "$T/json" 2 >"$T/out" 2>"$T/err" &
-	pid=$!
-	wait_running "$T/out"
-	wait_for -t 60 "smbd to list both clients' sessions" two_sessions ||
-		{ kill "$pid"; cat "$T/status" "$T/out" "$T/err"; false; }
-	kill -INT "$pid"
-	wait "$pid" || rc=$?
+	signal_run -w sessions_listed timeout 120 "$DBENCH" -B smb --smb-share "$SRV/$share" "$@" \
+		-t 60 --warmup 0 -R 2 --smb-timeout 60 --json "$T/json" 2
 	if [ -n "$WIRE" ]; then
 		smbwire_stop
 		smbwire_kinds "$T/cap.pcap" "$SMBD_PORT" >"$T/wire"
 	else
 		echo "not captured (sanitizer pass)" >"$T/wire"
 	fi
-	echo "exit $rc"
-	cat "$T/out" "$T/err"
+	echo "exit $status"
 	echo "wire: $(cat "$T/wire")"
 	jq -c '[.sessions[] | {session_dialect, encryption, signing}]' "$T/status"
-	[ "$rc" -eq 130 ]
+	[ "$status" -eq 130 ]
 	grep -q ", 0 mismatches," "$T/out"
 }
 
