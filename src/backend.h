@@ -47,6 +47,7 @@ struct backend;
 struct options;
 struct engine;
 struct client_io;
+struct fiber;
 
 /*
  * A client, as the core runs it.  A backend reads who the client is (id,
@@ -185,13 +186,15 @@ struct run_info {
  * field changes; a module built against another interface (or with other
  * struct sizes) is refused with one line, before anything else in it is
  * read. */
-#define BACKEND_INTERFACE 6	/* 2: struct backend gained why_unsupported;
+#define BACKEND_INTERFACE 7	/* 2: struct backend gained why_unsupported;
 				   3: check_program;
 				   4: backends own their option blocks; run_info, not struct options;
 				   5: the asynchronous form (STATUS_PENDING, sources, expire,
 				   submit); c->path[] point to buffers sized for the loadfile;
 				   6: a queue (queueable, client_complete_io, --iodepth);
-				   struct source gained commit (source_commit) */
+				   struct source gained commit (source_commit);
+				   7: engine_fiber, BACKEND_FIBERS: the setup and the
+				   cleanup on the loop */
 
 struct backend_abi {
 	uint32_t interface;	/* BACKEND_INTERFACE */
@@ -221,6 +224,11 @@ enum backend_flags {
 	BACKEND_ASYNC = 1u << 6,	/* offers the asynchronous form: with
 					   --clients-per-process > 1 its clients
 					   run on one event loop a process */
+	BACKEND_FIBERS = 1u << 7,	/* BACKEND_ASYNC whose blocking calls wait on
+					   the loop when made on the client's fiber
+					   (engine_fiber): the core runs the setup
+					   and the cleanup after the run there too,
+					   clients side by side */
 };
 
 /*
@@ -292,10 +300,17 @@ enum backend_flags {
  *
  * A process's clients may share state (one connection for all, as a real
  * initiator multiplexes): engine_shared() is one pointer per process the
- * backend owns.  setup, teardown, remove_tree and exists stay synchronous:
- * they run before the release and after the run, one client at a time,
- * with no op of the process in flight.  Without c->engine (one client a
- * process, the final cleanup) the handlers block as a synchronous
+ * backend owns.  setup, teardown, remove_tree and exists are synchronous
+ * calls, with no op of the process in flight; teardown runs one client at
+ * a time.  The setup (after the first client's, alone: it makes what the
+ * clients share) and the cleanup after the run (remove_tree) run on the
+ * loop: a backend with BACKEND_FIBERS is called on the client's fiber
+ * (engine_fiber(), the one its ops run on: its waits yield there as an
+ * op's do, and it completes the call with client_complete() as it would an
+ * op; a wait of its own registers a source, and expire() may come before
+ * setup has made c->priv whole), a few dozen clients side by side; other
+ * backends are called client after client.  Without c->engine (one client
+ * a process, the final cleanup) the handlers block as a synchronous
  * backend's do.
  */
 struct source {
@@ -334,6 +349,10 @@ void client_complete_io(struct client *c, uint32_t tag, uint32_t status, uint64_
 /* The process's pointer for state its clients share (the backend's: made
  * by a client's setup, freed by the last teardown). */
 void **engine_shared(struct client *c);
+/* c's fiber (fiber.h): its stack mapped when first asked for, freed with
+ * the loop, after the teardowns.  A backend runs c's ops on it; the core
+ * runs c's cleanup on it (BACKEND_FIBERS).  NULL with c->error set. */
+struct fiber *engine_fiber(struct client *c);
 
 /*
  * A backend: one const table, read top to bottom.  Required: abi, name,

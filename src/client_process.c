@@ -67,19 +67,23 @@ static int check_shared_roots(struct client *c)
 	return 0;
 }
 
-static void client_cleanup(struct client *c)
+/* Remove the client's own trees: 0, or -1 with the client failed (its
+ * first failure kept). */
+static int client_cleanup(struct client *c)
 {
 	const struct program *prog = c->prog;
 	char path[PATH_MAX];
+	int rc = 0;
 
-	slot_set_state(c->slot, SLOT_CLEANUP);
 	if (c->opt->skip_cleanup || !c->priv_ready)
-		return;
+		return 0;
 	for (uint32_t r = 0; r < prog->nclient_roots; r++) {
 		if (!(c->roots_owned & (1ULL << r)))
 			continue;
 		client_expand(c, prog->client_roots[r], strlen(prog->client_roots[r]), path);
-		if (c->be->remove_tree(c, path) < 0 && !c->failed) {
+		if (c->be->remove_tree(c, path) < 0)
+			rc = -1;
+		if (rc < 0 && !c->failed) {
 			char why[sizeof(c->error)];
 
 			/* the backend's reason names the path: say it was the cleanup */
@@ -91,6 +95,7 @@ static void client_cleanup(struct client *c)
 				snprintf(c->error, sizeof(c->error), "cleanup: cannot remove %s", path);
 		}
 	}
+	return rc;
 }
 
 /* This process's user and system CPU so far, in ns. */
@@ -119,6 +124,29 @@ static int wait_release(int fd)
 static void signal_message(char *buf, size_t len, int sig, const char *when)
 {
 	snprintf(buf, len, "stopped by signal %d (%s) %s", sig, strsignal(sig), when);
+}
+
+/* Set a client up: connect, look at its trees; READY, or -1 with its slot
+ * failed (the first failure: the process then sets up no more clients). */
+static int client_setup(struct client *c)
+{
+	c->slot->pid = getpid();
+	if (signals_client_seen(NULL)) {
+		signal_message(c->error, sizeof(c->error), signals_client_seen(NULL), "while setting up");
+		slot_fail(c, c->error);
+		return -1;
+	}
+	if (c->be->setup(c) < 0) {
+		slot_fail(c, c->error[0] ? c->error : "setup failed");
+		return -1;
+	}
+	c->priv_ready = 1;
+	if ((c->id == 0 && check_shared_roots(c) < 0) || find_owned_roots(c) < 0) {
+		slot_fail(c, c->error[0] ? c->error : "cannot inspect the target");
+		return -1;
+	}
+	slot_set_state(c->slot, SLOT_READY);
+	return 0;
 }
 
 static void run_clients(struct client *cl, int n)
@@ -205,29 +233,19 @@ void client_process_main(int first, int count, const struct program *prog, const
 			status = EXIT_USAGE;
 		}
 	}
-	for (int i = 0; i < count && status == 0; i++) {
-		struct client *c = &cl[i];
-
-		c->slot->pid = getpid();
-		if (signals_client_seen(NULL)) {
-			signal_message(c->error, sizeof(c->error), signals_client_seen(NULL),
-				       "while setting up");
-			slot_fail(c, c->error);
+	/* the first client alone (it makes what the process's clients may
+	 * share: a connection), then the others: side by side on the event
+	 * loop where the backend waits there (BACKEND_FIBERS: 1,000 NFS
+	 * mounts), else one after another */
+	if (status == 0 && count > 0 && client_setup(&cl[0]) < 0)
+		status = EXIT_USAGE;
+	if (status == 0 && engine && (be->flags & BACKEND_FIBERS)) {
+		if (engine_phase(engine, 1, client_setup, "setup", 0, true) > 0)
 			status = EXIT_USAGE;
-			break;
-		}
-		if (be->setup(c) < 0) {
-			slot_fail(c, c->error[0] ? c->error : "setup failed");
-			status = EXIT_USAGE;
-			break;
-		}
-		c->priv_ready = 1;
-		if ((c->id == 0 && check_shared_roots(c) < 0) || find_owned_roots(c) < 0) {
-			slot_fail(c, c->error[0] ? c->error : "cannot inspect the target");
-			status = EXIT_USAGE;
-			break;
-		}
-		slot_set_state(c->slot, SLOT_READY);
+	} else {
+		for (int i = 1; i < count && status == 0; i++)
+			if (client_setup(&cl[i]) < 0)
+				status = EXIT_USAGE;
 	}
 	if (status == 0 && wait_release(release_fd) < 0) {
 		for (int i = 0; i < count; i++) {
@@ -261,8 +279,17 @@ void client_process_main(int first, int count, const struct program *prog, const
 				slot_set_signal(cl[i].slot, sig);
 		slot_put(&cl[0].slot->cpu_user_ns, user1 - user0);
 		slot_put(&cl[0].slot->cpu_sys_ns, sys1 - sys0);
+		/* every client is in the cleanup now (the parent kills no
+		 * process that is only cleaning up), on the event loop side by
+		 * side (engine.c), or one after another */
 		for (int i = 0; i < count; i++)
-			client_cleanup(&cl[i]);
+			slot_set_state(cl[i].slot, SLOT_CLEANUP);
+		if (engine)
+			engine_phase(engine, 0, client_cleanup, "cleanup",
+				     (uint64_t)options.grace * NSEC_PER_SEC, false);
+		else
+			for (int i = 0; i < count; i++)
+				client_cleanup(&cl[i]);
 		/* the parent was killed (SIGKILL: no final cleanup from it):
 		 * the last process out removes the shared roots (not with
 		 * --mpi: the other ranks' clients may still be using them) */

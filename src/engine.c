@@ -30,6 +30,7 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
+#include "backends/fiber.h"
 #include "client.h"
 #include "engine.h"
 #include "region_atomic.h"
@@ -45,6 +46,10 @@ enum engine_state {
 #define EVENTS_MAX 256
 #define STOP_POLL_NS (50 * NSEC_PER_MSEC) /* see the stop flag this often */
 #define DEADLINE_SCAN_NS (100 * NSEC_PER_MSEC) /* look for expired ops this often */
+/* A phase (engine_phase): this many clients' calls in flight at most, so
+ * that each one's calls go on while the others wait their turn (on a
+ * connection they share, 500 at once would each wait behind the lot). */
+#define PHASE_WIDTH 32
 
 struct engine {
 	int epfd;		/* the epoll descriptor */
@@ -57,6 +62,12 @@ struct engine {
 	int live;		/* clients not finished */
 	void *shared;		/* the backend's, for state the clients share */
 	struct source *commits;	/* sources to commit before the loop waits */
+	struct fiber **fibers;	/* each client's, made when first asked for */
+	uint64_t over;		/* when the run ended (engine_run), or 0 */
+	/* engine_phase: the core's call each client makes, and its name */
+	int (*phase)(struct client *c);
+	const char *phase_name;
+	int phase_failed;	/* calls that failed, completed from a source */
 };
 
 /* ---- the run queue and the timer heap ---- */
@@ -187,6 +198,13 @@ void client_complete(struct client *c, uint32_t status)
 	if (c->engine_state != ES_PENDING)
 		return;		/* given up on already */
 	c->deadline_ns = 0;
+	if (e->phase) {
+		/* the phase's call returned (it said how it went itself) */
+		c->engine_state = ES_FINISHED;
+		e->live--;
+		e->phase_failed += status != 0;
+		return;
+	}
 	if (client_resume(c, status, now_ns()) == CLIENT_FINISHED) {
 		c->engine_state = ES_FINISHED;
 		e->live--;
@@ -235,12 +253,37 @@ struct engine *engine_create(struct client *cl, int n)
 	return e;
 }
 
+struct fiber *engine_fiber(struct client *c)
+{
+	struct engine *e = c->engine;
+	int i = (int)(c - e->cl);
+
+	if (!e->fibers)
+		e->fibers = xcalloc((size_t)e->n, sizeof(*e->fibers));
+	if (!e->fibers[i]) {
+		struct fiber *f = xcalloc(1, sizeof(*f));
+
+		if (fiber_init(f, c) < 0) {
+			free(f);
+			return NULL;
+		}
+		e->fibers[i] = f;
+	}
+	return e->fibers[i];
+}
+
 void engine_destroy(struct engine *e)
 {
 	if (!e)
 		return;
-	for (int i = 0; i < e->n; i++)
+	for (int i = 0; i < e->n; i++) {
 		e->cl[i].engine = NULL;
+		if (e->fibers && e->fibers[i]) {
+			fiber_free(e->fibers[i]);
+			free(e->fibers[i]);
+		}
+	}
+	free(e->fibers);
 	close(e->epfd);
 	free(e->runq);
 	free(e->heap);
@@ -385,7 +428,7 @@ void engine_run(struct engine *e, const volatile int *stop, uint64_t grace_ns)
 			break;
 		now = now_ns();
 		if (!over && (*stop || region_stopping(sh) || now >= region_end(sh)))
-			over = now;
+			e->over = over = now;
 		if (over) {
 			/* the waiting clients finish now; the pending ones get the grace */
 			while (e->heap_len > 0)
@@ -409,4 +452,116 @@ void engine_run(struct engine *e, const volatile int *stop, uint64_t grace_ns)
 			next_scan = now + DEADLINE_SCAN_NS;
 		}
 	}
+}
+
+/* ---- a phase: one call of the core's for every client ---- */
+
+static uint32_t phase_call(struct client *c, const struct op *op)
+{
+	(void)op;
+	return c->engine->phase(c) < 0 ? 1 : 0;
+}
+
+/* Give up on c's call: the backend lets go of it (expire) and it unwinds
+ * on its fiber; why, if given, replaces what the call then said. */
+static void phase_expire(struct engine *e, struct client *c, const char *why)
+{
+	int failed = c->failed;
+
+	c->be->expire(c);
+	fiber_expire(e->fibers[c - e->cl]);	/* whatever the backend did */
+	if (why && !failed) {
+		snprintf(c->error, sizeof(c->error), "%s", why);
+		c->failed = 1;
+	}
+	c->engine_state = ES_FINISHED;
+	c->deadline_ns = 0;
+	e->live--;
+	e->phase_failed++;
+}
+
+int engine_phase(struct engine *e, int from, int (*fn)(struct client *c), const char *name,
+		 uint64_t grace_ns, bool stop_at_failure)
+{
+	uint64_t now = now_ns(), start = now, next_scan = 0;
+	/* given up with the run's grace, as the run's own pending ops are (a
+	 * second at least: the parent kills the process a margin later) */
+	uint64_t give_up = grace_ns ? MAX((e->over ? e->over : start) + grace_ns, start + NSEC_PER_SEC) :
+				      UINT64_MAX;
+	int next = from;
+
+	e->phase = fn;
+	e->phase_name = name;
+	e->phase_failed = 0;
+	e->live = 0;
+	for (int i = 0; i < e->n; i++)
+		e->cl[i].engine_state = ES_FINISHED;
+	while (next < e->n || e->live > 0) {
+		/* start calls up to the width (none after a failure, if so asked) */
+		while (next < e->n && e->live < PHASE_WIDTH && !(e->phase_failed && stop_at_failure)) {
+			struct client *c = &e->cl[next++];
+			struct fiber *f;
+
+			if (!(c->be->flags & BACKEND_FIBERS)) {
+				e->phase_failed += fn(c) < 0;	/* it does not wait on the loop */
+				continue;
+			}
+			f = engine_fiber(c);
+			if (!f) {
+				char why[sizeof(c->error)];
+
+				snprintf(why, sizeof(why), "%s: %s", name, c->error);
+				snprintf(c->error, sizeof(c->error), "%s", why);
+				c->failed = 1;
+				e->phase_failed++;
+				continue;
+			}
+			c->deadline_ns = 0;
+			c->op_t0 = now;
+			c->engine_state = ES_PENDING;
+			e->live++;
+			if (fiber_submit(f, c, NULL, phase_call) != STATUS_PENDING) {
+				c->engine_state = ES_FINISHED;
+				e->live--;
+				e->phase_failed += f->status != 0;
+			}
+		}
+		if (e->phase_failed && stop_at_failure)
+			next = e->n;
+		if (!e->live)
+			continue;
+		now = now_ns();
+		if (now >= give_up) {
+			for (int i = 0; i < e->n; i++) {
+				struct client *c = &e->cl[i];
+				char why[sizeof(c->error)];
+
+				if (c->engine_state != ES_PENDING)
+					continue;
+				snprintf(why, sizeof(why),
+					 "%s: no progress for %llu s; given up %llu s after the end of the run (--grace %llu)",
+					 name, (unsigned long long)((now - c->op_t0) / NSEC_PER_SEC),
+					 (unsigned long long)((now - (e->over ? e->over : start)) / NSEC_PER_SEC),
+					 (unsigned long long)(grace_ns / NSEC_PER_SEC));
+				phase_expire(e, c, why);
+			}
+			continue;	/* the clients not started yet are given up at once */
+		}
+		wait_events(e, now, MIN(now + STOP_POLL_NS, give_up));
+		now = now_ns();
+		if (now >= next_scan) {
+			/* a call's own deadline (the backend's timeout): it
+			 * fails as it would have outside the loop */
+			for (int i = 0; i < e->n; i++) {
+				struct client *c = &e->cl[i];
+
+				if (c->engine_state == ES_PENDING && c->deadline_ns && now >= c->deadline_ns)
+					phase_expire(e, c, NULL);
+			}
+			next_scan = now + DEADLINE_SCAN_NS;
+		}
+	}
+	e->phase = NULL;
+	e->phase_name = NULL;
+	return e->phase_failed;
 }

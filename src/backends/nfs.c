@@ -380,7 +380,7 @@ const struct nb_adapter nfsb_adapter = {
 	.init = nfsb_init,                                                                 \
 	.expire = nfs_expire,                                                              \
 	.submit = nfs_submit
-#define NFS_FLAGS (BACKEND_SERVER | BACKEND_NETWORK | BACKEND_FILES | BACKEND_ASYNC)
+#define NFS_FLAGS (BACKEND_SERVER | BACKEND_NETWORK | BACKEND_FILES | BACKEND_ASYNC | BACKEND_FIBERS)
 
 const struct backend nfs_backend = {
 	NFS_TABLE,

@@ -126,6 +126,8 @@ struct nfs_options {
 	int mount_port_num;	/* --mount-port, 0 if not given */
 	int nfs_port_num;	/* --nfs-port (or HOST:PORT), 0 if not given */
 	int timeout_s;		/* reply deadline */
+	int any_port;		/* the server took a connection from a port above
+				   1023: the clients need no reserved port */
 	int64_t trunc_io;	/* --trunc-io (run_info): READ3/WRITE3 move at most this */
 };
 
@@ -143,8 +145,11 @@ static inline const struct nfs_options *nfs_opt(const struct client *c)
 }
 
 /* Mount the export (NFSv4 under --nfs-version 4): the context, or NULL
- * with one line in err. */
-struct nfs_context *nfs_mount_export(const struct nfs_options *o, char *err, size_t errlen);
+ * with one line in err.  c: the client whose setup it is (NULL: the
+ * parent's check); on c's fiber (the setup on the event loop) it waits
+ * there, the other clients' mounts beside it. */
+struct nfs_context *nfs_mount_export(const struct nfs_options *o, struct client *c, char *err,
+				     size_t errlen);
 /* The connection is unusable: set *dead (every later call of the client
  * fails, cleanup included), write the client's failure line ("nfs SERVER:
  * " and the message) and return STATUS_FATAL.  The v3 and v4 paths call
@@ -390,11 +395,12 @@ struct nfs_conn {			/* a connection on the event loop */
 	bool broken;			/* rpc_service failed: the ops find out */
 };
 struct nfs_async {
-	struct fiber fiber;		/* the client's op runs on it */
+	struct fiber *fiber;		/* the client's op runs on it (engine_fiber) */
 	struct nfs_conn own[2];		/* its own connections: NFS (unless shared), NLM */
 	struct nfs_conn *conn[2];	/* the connections it waits on */
 	struct nfs_async *next_woken;	/* in its connection's woken list */
 	bool woken;			/* on that list */
+	bool expired;			/* given up on (nfs_expire): its calls fail */
 };
 /* --nfs-connection shared: what a process's clients share (engine_shared) */
 struct nfs_proc {
@@ -407,6 +413,7 @@ struct nfs_proc {
 	void **states;			/* the clients' states, freed after the connection */
 	void (**free_state)(void *);
 	size_t nstates;
+	bool given_up;			/* a client's call on it was given up: no umount */
 };
 /* The process's shared state, made by its first client. */
 struct nfs_proc *nfs_proc_get(struct client *c);
@@ -424,6 +431,9 @@ void nfs_async_stop(struct nfs_async *as);
 void nfs_async_free(struct nfs_async **asp);
 /* A reply for as's client came (from libnfs's callback). */
 void nfs_async_wake(struct nfs_async *as);
+/* Was as's client given up on (expire), or the connection rpc is as's
+ * lost?  Its calls then fail at once, on the loop or not (as may be NULL). */
+bool nfs_async_lost(const struct nfs_async *as, const struct rpc_context *rpc);
 /* Is the caller an op on the client's fiber (as may be NULL)? */
 bool nfs_async_on(struct nfs_async *as);
 /* Is as's op on the loop, waiting on a connection its process's clients
@@ -436,6 +446,9 @@ uint32_t nfs_submit(struct client *c, const struct op *op);
 void nfs_expire(struct client *c);
 
 /* nfs_mount.c */
+/* In a client's setup: connect from any port when the server takes it
+ * (o->any_port), not from a reserved one. */
+void nfs_port_policy(const struct nfs_options *o);
 void nfsb_teardown(struct client *c);
 int nfsb_setup(struct client *c);
 int nfsb_init(void *be_opt, const struct run_info *run);

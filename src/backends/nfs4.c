@@ -990,6 +990,7 @@ int nfs4_setup(struct client *c)
 	struct nfs4b *nb = xcalloc(1, sizeof(*nb));
 
 	c->priv = nb;
+	nfs_port_policy(nfs_opt(c));
 	nb->wb = xcalloc(C4_INFLIGHT, sizeof(*nb->wb));
 	if (nfs4_session_start(c, nb) < 0 || nb_client_init(c, &nb->nbc, &nfs4_adapter, &nfs_opt(c)->files) < 0 ||
 	    (c->engine && nfs_async_setup(c, &nb->as, nb->rpc, nb->shared) < 0)) {

@@ -31,8 +31,8 @@ static struct nfs_async *async_of(struct client *c)
 /* Go on with as's op; complete its client if it finished. */
 static void resume(struct nfs_async *as)
 {
-	if (fiber_resume(&as->fiber))
-		client_complete(as->fiber.c, as->fiber.status);
+	if (fiber_resume(as->fiber))
+		client_complete(as->fiber->c, as->fiber->status);
 }
 
 static void conn_ready(struct source *src, uint32_t revents)
@@ -121,7 +121,7 @@ void nfs_proc_leave(struct client *c, void *state, void (*free_state)(void *))
 		nfs_count_wire_bytes(c, proc->rpc);
 #ifdef HAVE_NFS_UMOUNT
 		nfs_set_timeout(proc->nfs, nfs_opt(c)->timeout_s * 1000);
-		if (!proc->conn.broken)
+		if (!proc->conn.broken && !proc->given_up)
 			nfs_umount(proc->nfs);
 #endif
 		nfs_destroy_context(proc->nfs);
@@ -146,7 +146,8 @@ int nfs_async_setup(struct client *c, struct nfs_async **asp, struct rpc_context
 		return 0;
 	as = xcalloc(1, sizeof(*as));
 	*asp = as;
-	if (fiber_init(&as->fiber, c) < 0)
+	as->fiber = engine_fiber(c);	/* the loop's: it runs the cleanup on it too */
+	if (!as->fiber)
 		return -1;
 	if (shared) {
 		struct nfs_proc *proc = *engine_shared(c);
@@ -185,14 +186,18 @@ void nfs_async_free(struct nfs_async **asp)
 	if (!as)
 		return;
 	nfs_async_stop(as);
-	fiber_free(&as->fiber);
 	free(as);
 	*asp = NULL;
 }
 
-static struct nfs_conn *conn_of(struct nfs_async *as, struct rpc_context *rpc)
+static struct nfs_conn *conn_of(const struct nfs_async *as, const struct rpc_context *rpc)
 {
 	return as->conn[1] && as->conn[1]->rpc == rpc ? as->conn[1] : as->conn[0];
+}
+
+bool nfs_async_lost(const struct nfs_async *as, const struct rpc_context *rpc)
+{
+	return as && (as->expired || (as->conn[0] && conn_of(as, rpc)->broken));
 }
 
 bool nfs_async_batched(struct nfs_async *as, struct rpc_context *rpc)
@@ -210,29 +215,35 @@ int nfs_async_wait(struct nfs_async *as, struct rpc_context *rpc, uint64_t deadl
 		source_commit(&conn->src);	/* sent with the others' calls */
 	else
 		source_want(&conn->src, (uint32_t)rpc_which_events(rpc));
-	as->fiber.c->deadline_ns = deadline;
-	return fiber_wait(&as->fiber);
+	as->fiber->c->deadline_ns = deadline;
+	return fiber_wait(as->fiber);
 }
 
 bool nfs_async_on(struct nfs_async *as)
 {
-	return as && fiber_on(&as->fiber);
+	return as && fiber_on(as->fiber);
 }
 
 uint32_t nfs_submit(struct client *c, const struct op *op)
 {
-	return fiber_submit(&async_of(c)->fiber, c, op, c->be->op[op->id]);
+	return fiber_submit(async_of(c)->fiber, c, op, c->be->op[op->id]);
 }
 
 /* The op's deadline passed, or the run gives up on it: its wait fails and
  * it unwinds (c->error says why); the client's own connections are not
  * watched any more, and its calls are all fatal from now on.  A shared
- * connection stays: the other clients go on on it. */
+ * connection stays: the other clients go on on it (the last one does not
+ * unmount: the server may be gone). */
 void nfs_expire(struct client *c)
 {
 	struct nfs_async *as = async_of(c);
 
-	fiber_expire(&as->fiber);
+	if (!as)
+		return;	/* in its setup: the loop unwinds the fiber */
+	as->expired = true;
+	fiber_expire(as->fiber);
+	if (as->conn[0] && !as->conn[0]->owner)
+		as->conn[0]->proc->given_up = true;	/* the server may be gone */
 	for (size_t i = 0; i < ARRAY_SIZE(as->own); i++) {
 		source_unwatch(&as->own[i].src);
 		as->own[i].broken = true;

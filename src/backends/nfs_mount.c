@@ -7,6 +7,9 @@
  */
 #include "nfs.h"
 
+#include <linux/capability.h>
+#include <sys/syscall.h>
+
 /* --nfs-version: the table the loadfile is checked against and the run
  * uses, chosen once the options are parsed (NFSv3 and NLM here, NFSv4 in
  * nfs4.c). */
@@ -60,6 +63,50 @@ const struct backend_option nfs_option_table[] = {
 		   "process (--clients-per-process) share one, their calls in flight on it together"),
 	{ .name = NULL },
 };
+
+/* ---- reserved ports ----
+ *
+ * Run as root (CAP_NET_BIND_SERVICE), libnfs binds each connection to a
+ * reserved port (512-1023), as a server with "secure" exports wants: it
+ * tries them one after the other, looking each up in the services
+ * database, until one is free (every libnfs from 4.0 to 7.0; without the
+ * capability the first bind fails and it stops).  With hundreds of
+ * connections the free ones are soon gone, and every connection then
+ * walks all 500 (1,000 clients took minutes to connect).  So the
+ * parent's check mount (nfsb_init) is made without the capability first:
+ * if the server takes it, the clients drop it from their effective set
+ * too, and connect from ordinary ports; if not, they keep it.
+ */
+
+/* Set CAP_NET_BIND_SERVICE in this process's effective set to on (from
+ * its permitted set).  Whether it was set before (1, 0), or -1 if the
+ * capabilities cannot be read or changed. */
+static int bind_service_cap(bool on)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+	uint32_t bit = 1u << CAP_NET_BIND_SERVICE;
+	bool was;
+
+	if (syscall(SYS_capget, &h, d) < 0)
+		return -1;
+	was = d[0].effective & bit;
+	if (was == on)
+		return was;
+	if (on)
+		d[0].effective |= bit;
+	else
+		d[0].effective &= ~bit;
+	if (syscall(SYS_capset, &h, d) < 0)
+		return -1;
+	return was;
+}
+
+void nfs_port_policy(const struct nfs_options *o)
+{
+	if (o->any_port)
+		bind_service_cap(false);
+}
 
 /* ---- setup ---- */
 
@@ -177,23 +224,85 @@ static void on_mount(int status, struct nfs_context *nfs, void *data, void *priv
 		snprintf(w->text, sizeof(w->text), "%s", data ? (const char *)data : nfs_get_error(nfs));
 }
 
+/* The mount's connection on the event loop (a client's setup on its
+ * fiber): wake the fiber with what came. */
+struct mount_source {
+	struct source src;
+	struct fiber *fiber;
+	uint32_t revents;
+};
+
+static void mount_ready(struct source *src, uint32_t revents)
+{
+	struct mount_source *m = src->arg;
+	struct fiber *f = m->fiber;	/* m is on the fiber's stack */
+
+	m->revents |= revents;
+	if (fiber_resume(f))
+		client_complete(f->c, f->status);
+}
+
+/* Wait for the mount on the event loop, yielding on the client's fiber:
+ * libnfs moves from the portmapper to MOUNT to NFS, a connection each
+ * (the next one often under the number of the last), so the descriptor
+ * is watched anew for every wait (a few a mount).  0, or -1 with the
+ * reason. */
+static int mount_wait_loop(struct client *c, struct fiber *f, struct nfs_context *nfs,
+			   const struct mount_wait *w, int timeout_s, char *text, size_t len)
+{
+	struct mount_source m = { .src = { .fd = -1, .ready = mount_ready }, .fiber = f };
+	int rc = 0;
+
+	m.src.arg = &m;
+	while (!w->done) {
+		m.src.fd = nfs_get_fd(nfs);
+		m.src.events = (uint32_t)nfs_which_events(nfs);
+		if (m.src.fd < 0 || engine_watch(c, &m.src) < 0) {
+			snprintf(text, len, "nfs_service failed");
+			rc = -1;
+			break;
+		}
+		m.revents = 0;
+		/* as the poll loop's: the deadline counts only while nothing comes */
+		c->deadline_ns = now_ns() + (uint64_t)timeout_s * NSEC_PER_SEC;
+		if (fiber_wait(f) < 0) {
+			snprintf(text, len, "no reply in %d s: the server stopped answering", timeout_s);
+			rc = -1;
+			break;
+		}
+		source_unwatch(&m.src);
+		if (nfs_service(nfs, (int)m.revents) < 0 && !w->done) {
+			snprintf(text, len, "nfs_service failed");
+			rc = -1;
+			break;
+		}
+	}
+	source_unwatch(&m.src);	/* (a no-op if not watched) */
+	c->deadline_ns = 0;
+	return rc;
+}
+
 /*
  * nfs_mount, with libnfs's own words for a failure: its synchronous
  * nfs_mount keeps them in libnfs 4.0 and 5, but from 6.0 ends by
  * replacing them with the RPC layer's last error, which is empty after a
  * refusal (and from 6.0 a mount without a version set falls back to
  * NFSv4: we always set one).  The callback's text is the same in every
- * version.  0, or -1 with the reason in text.
+ * version.  On c's fiber (a client's setup on the event loop; c is NULL
+ * in the parent) the wait is the loop's.  0, or -1 with the reason in text.
  */
-static int mount_export(struct nfs_context *nfs, const char *server, const char *export, char *text,
-			size_t len)
+static int mount_export(struct client *c, struct nfs_context *nfs, const char *server,
+			const char *export, int timeout_s, char *text, size_t len)
 {
 	struct mount_wait w = { 0 };
+	struct fiber *f = c && c->engine ? engine_fiber(c) : NULL;
 
 	if (nfs_mount_async(nfs, server, export, on_mount, &w) != 0) {
 		snprintf(text, len, "%s", nfs_get_error(nfs));
 		return -1;
 	}
+	if (f && fiber_on(f) && mount_wait_loop(c, f, nfs, &w, timeout_s, text, len) < 0)
+		return -1;
 	while (!w.done) {
 		struct pollfd pfd = { .fd = nfs_get_fd(nfs), .events = (short)nfs_which_events(nfs) };
 
@@ -215,7 +324,8 @@ static int mount_export(struct nfs_context *nfs, const char *server, const char 
 
 /* A libnfs context with our settings, mounted.  On failure, NULL and one
  * line in err. */
-struct nfs_context *nfs_mount_export(const struct nfs_options *o, char *err, size_t errlen)
+struct nfs_context *nfs_mount_export(const struct nfs_options *o, struct client *c, char *err,
+				     size_t errlen)
 {
 	struct nfs_context *nfs = nfs_init_context();
 	const char *server = o->server, *export = o->export_path;
@@ -244,7 +354,7 @@ struct nfs_context *nfs_mount_export(const struct nfs_options *o, char *err, siz
 	nfs_set_timeout(nfs, o->timeout_s * 1000);
 	nfs_set_autoreconnect(nfs, 0);
 	nfs_set_version(nfs, o->version == 4 ? 4 : NFS_V3);	/* NFS_V4 is in libnfs-raw-nfs4.h */
-	if (mount_export(nfs, server, export, text, sizeof(text)) < 0) {
+	if (mount_export(c, nfs, server, export, o->timeout_s, text, sizeof(text)) < 0) {
 		const char *hint = "";
 		int port = o->mount_port_num ? o->mount_port_num : 111;
 		char why[128] = "";
@@ -353,6 +463,8 @@ void nfsb_teardown(struct client *c)
 		c->priv = NULL;
 		return;
 	}
+	if (nfs_async_lost(nb->as, nb->rpc))
+		nb->dead = true;	/* given up on: no umount on it */
 	nfs_async_free(&nb->as);
 	nfs_count_wire_bytes(c, nb->rpc);
 	nfs_count_wire_bytes(c, nb->nlm);
@@ -386,6 +498,7 @@ int nfsb_setup(struct client *c)
 	uint64_t max;
 
 	c->priv = nb;
+	nfs_port_policy(nfs_opt(c));
 	if (c->id == 0 && !c->cleanup_only && uses_nlm_ops(c->prog) && !nfs_opt(c)->enable_nlm) {
 		snprintf(c->error, sizeof(c->error),
 			 "nfs: the loadfile has NLM lock operations (LOCK4, UNLOCK4, TEST4): run with --enable-nlm");
@@ -397,14 +510,14 @@ int nfsb_setup(struct client *c)
 
 		nb->shared = true;
 		if (!proc->nfs) {
-			proc->nfs = nfs_mount_export(nfs_opt(c), c->error, sizeof(c->error));
+			proc->nfs = nfs_mount_export(nfs_opt(c), c, c->error, sizeof(c->error));
 			if (!proc->nfs)
 				goto fail;
 			proc->rpc = nfs_get_rpc_context(proc->nfs);
 		}
 		nb->nfs = proc->nfs;
 	} else {
-		nb->nfs = nfs_mount_export(nfs_opt(c), c->error, sizeof(c->error));
+		nb->nfs = nfs_mount_export(nfs_opt(c), c, c->error, sizeof(c->error));
 	}
 	if (!nb->nfs)
 		goto fail;
@@ -801,7 +914,18 @@ int nfsb_init(void *be_opt, const struct run_info *run)
 		return -1;
 	}
 #endif
-	nfs = nfs_mount_export(o, err, sizeof(err));
+	/* from an ordinary port first (see "reserved ports"); NLM keeps
+	 * the reserved ones (the check mount does not try it) */
+	if (!o->enable_nlm && bind_service_cap(false) == 1) {
+		nfs = nfs_mount_export(o, NULL, err, sizeof(err));
+		bind_service_cap(true);
+		if (nfs) {
+			o->any_port = 1;
+			nfs_destroy_context(nfs);
+			return 0;
+		}
+	}
+	nfs = nfs_mount_export(o, NULL, err, sizeof(err));
 	if (!nfs) {
 		warnx_("%s", err);
 		return -1;

@@ -83,6 +83,12 @@ int nfs_wait(struct rpc_context *rpc, struct nfs_async *as, int timeout_s,
 {
 	uint64_t deadline = now_ns() + (uint64_t)timeout_s * NSEC_PER_SEC;
 
+	if (nfs_async_lost(as, rpc)) {
+		/* given up on (expire): fatal from now on */
+		snprintf(why, whylen, "%s", as->expired ? "given up on earlier" :
+			 "connection to the server lost");
+		return -1;
+	}
 	/* send at once: the socket is almost always writable, and a poll
 	 * saved is a system call per op; on a connection the process's
 	 * clients share, the loop sends their calls together before it waits

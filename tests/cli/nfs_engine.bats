@@ -34,6 +34,7 @@ teardown() {
 	local pid
 	# a test that froze ganesha must not leave it stopped
 	pid=$(nfs_server_pid 2>/dev/null) && kill -CONT "$pid" 2>/dev/null
+	[ -z "${OWN_NFS:-}" ] || nfs_stop
 	remove_tmp
 }
 
@@ -213,5 +214,94 @@ L
 	grep -q "^Throughput .* 16 clients  2 procs" "$T/out"
 	! grep -q "failed" "$T/err"
 	assert_export_empty
+	assert_no_procs
+}
+
+@test "nfs engine: the cleanup of many clients a process runs on the event loop: nothing left, both connection modes" {
+	local mode
+	for mode in client shared; do
+		nfs_dbench -c "$T/client.txt" -t 2 --warmup 0 --clients-per-process 40 \
+			--nfs-connection "$mode" --json "$T/r.json" 2
+		echo "$output"
+		echo "$stderr"
+		[ "$status" -eq 0 ]
+		[[ "$output" =~ Throughput\ [0-9.]+\ MB/sec\ +80\ clients\ +2\ procs ]]
+		[ "$(jq '.results.failed_clients' "$T/r.json")" -eq 0 ]
+		# nothing said of any client (ASan may warn of the fibers' switch)
+		! grep -q "^dbench" <<<"$stderr"
+		assert_export_empty
+	done
+	assert_no_procs
+}
+
+@test "nfs engine: a server that freezes during the cleanup: the cleanup is given up after --grace, the process not killed" {
+	local pid gpid rc v mode
+	# each client makes its tree, then sleeps to the end of the run: no
+	# op is in flight when the server stops, only the cleanup is
+	loadfile sleep.txt <<'L'
+Mkdir "\clients" *
+Mkdir "\clients\client1" *
+NTCreateX "\clients\client1\f" 0x40 0x2 1 NT_STATUS_OK
+WriteX 1 0 4096 4096 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+SLEEP 600000000
+L
+	for v in "3 client" "4 shared"; do
+		read -r v mode <<<"$v"
+		nfs_ns_exec timeout 120 "$DBENCH" -B nfs --server 127.0.0.1 --export /export \
+			--nfs-version "$v" --nfs-connection "$mode" --nfs-timeout 60 -c "$T/sleep.txt" \
+			-t 8 --warmup 0 --grace 2 --clients-per-process 8 --json "$T/r.json" 2 \
+			>"$T/out" 2>"$T/err" &
+		pid=$!
+		# all 16 clients' 5 ops done (the progress line's ops a client)
+		wait_for -t 120 "the clients' ops to be done" grep -Eq "^ +16 +5 +[0-9.]+ MB/sec" "$T/out"
+		gpid=$(nfs_server_pid)
+		kill -STOP "$gpid"
+		# every client process ended (its cleanup given up, or killed);
+		# the server comes back for the final cleanup
+		wait_for -t 100 "the clients to end" grep -q "^ *0  cleanup" "$T/out"
+		kill -CONT "$gpid"
+		rc=0
+		wait "$pid" || rc=$?
+		cat "$T/out" "$T/err"
+		[ "$rc" -eq 1 ]
+		[ "$(grep -c "failed: cleanup: no progress for [0-9]* s; given up [0-9]* s after the end of the run (--grace 2)$" "$T/err")" -eq 16 ]
+		! grep -q "killed" "$T/err"
+		[ "$(jq '.results.failed_clients' "$T/r.json")" -eq 16 ]
+		assert_export_empty
+	done
+	assert_no_procs
+}
+
+# the local ports of the connections to the NFS port (2049) now
+nfs_client_ports() {
+	nfs_ns_exec ss -Htn state established '( dport = :2049 )' | awk '{ sub(/.*:/, "", $3); print $3 }'
+}
+
+@test "nfs engine: run as root, the clients connect from ordinary ports, from reserved ones when the server wants them" {
+	local pid server v
+	[ "$(id -u)" = 0 ] || skip "needs root (the reserved ports)"
+	# libnfs walks the reserved ports for a free one, every connection:
+	# only when the server refuses others (the start's check mount says)
+	for server in file own; do
+		[ "$server" = file ] || NFS_PRIVILEGED_PORT=1 NFS_PROTOCOLS="3, 4" nfs_own_server
+		for v in 3 4; do
+			nfs_ns_exec timeout 120 "$DBENCH" -B nfs --server 127.0.0.1 --export /export \
+				--nfs-version "$v" --nfs-timeout 30 -c "$T/client.txt" -t 3 --warmup 0 \
+				--clients-per-process 4 2 >"$T/out" 2>"$T/err" &
+			pid=$!
+			wait_running "$T/out"
+			nfs_client_ports >"$T/ports"
+			wait "$pid"
+			cat "$T/ports"
+			[ "$(wc -l <"$T/ports")" -eq 8 ]
+			if [ "$server" = file ]; then
+				[ "$(awk '$1 < 1024' "$T/ports" | wc -l)" -eq 0 ]
+			else
+				[ "$(awk '$1 >= 1024' "$T/ports" | wc -l)" -eq 0 ]
+			fi
+			assert_export_empty
+		done
+	done
 	assert_no_procs
 }

@@ -70,16 +70,18 @@ _nfs_error() {
 
 # _nfs_write_conf DIR: ganesha.conf for a VFS export of DIR/export at
 # /export, NFSv3 only (NFS_PROTOCOLS=4: NFSv4 only, no v3 mount; NFS_LEASE=N:
-# an NFSv4 lease of N seconds instead of ganesha's 60).  Bind_addr
+# an NFSv4 lease of N seconds instead of ganesha's 60; NFS_PRIVILEGED_PORT=1:
+# the export served only to clients on reserved ports, below 1024).  Bind_addr
 # stays out: it does not resolve inside the namespace.  No directory-entry
 # cache and attributes always fetched anew: the tests that share a server
 # empty the export directly between tests (nfs_export_clear), and a cached
 # entry of what a test before left would answer NOENT for the next
 # test's new tree (seen: a Deltree expected OK, got NOT_FOUND).
 _nfs_write_conf() {
-	local nlm=false protocols=${NFS_PROTOCOLS:-3}
+	local nlm=false privileged=false protocols=${NFS_PROTOCOLS:-3}
 
 	[ "${NFS_ENABLE_NLM:-0}" = 1 ] && nlm=true
+	[ "${NFS_PRIVILEGED_PORT:-0}" = 1 ] && privileged=true
 	cat >"$1/ganesha.conf" <<EOF
 # Private nfs-ganesha for the dbench test suite (tests/lib/nfs.sh).
 NFS_CORE_PARAM {
@@ -104,6 +106,7 @@ EXPORT {
 	SecType = sys;
 	Protocols = $protocols;
 	Transports = TCP;
+	PrivilegedPort = $privileged;
 	FSAL { Name = VFS; }
 }
 EOF
@@ -307,7 +310,7 @@ nfs_shared_server() {
 
 # nfs_own_server: for a bats test: a server of the test's own, beside the
 # file's (nfs_forget, then nfs_ns_start as the environment says: NFS_PROTOCOLS,
-# NFS_LEASE, NFS_ENABLE_NLM); sets OWN_NFS=1, for the test's teardown to
+# NFS_LEASE, NFS_ENABLE_NLM, NFS_PRIVILEGED_PORT); sets OWN_NFS=1, for the test's teardown to
 # stop it with nfs_stop.  Skips the test when the machine cannot run it.
 nfs_own_server() {
 	nfs_forget
