@@ -9,8 +9,9 @@
 #	first       the first pass: build.sh check (streamed to stdout)
 #	asan-build  build.sh sanitize-build
 #	asan-unit   build.sh sanitize-unit, after asan-build
-#	asan-cli    build.sh sanitize-cli, after asan-unit (not beside it: both
-#	            are make check in build-asan)
+#	asan-cli    build.sh sanitize-cli, after asan-build, beside asan-unit
+#	            (both are make check in build-asan, on disjoint TESTS with
+#	            their own TEST_SUITE_LOG; asan-build built everything)
 #	fuzz        tests/fuzz/run.sh, each target one job, one after another
 #
 # CI_WORK (from the environment) is .ci/run's temp dir: each phase writes
@@ -45,7 +46,7 @@ asan-unit: asan-build
 		$(call run,asan-unit,./build.sh sanitize-unit >$(CI_WORK)/asan-unit.log 2>&1); \
 	else echo failed >$(CI_WORK)/asan-unit.result; fi
 
-asan-cli: asan-unit
+asan-cli: asan-build
 	+@if [ "$$(cat $(CI_WORK)/asan-build.result)" = passed ]; then \
 		$(call run,asan-cli,./build.sh sanitize-cli >$(CI_WORK)/asan-cli.log 2>&1); \
 	else echo failed >$(CI_WORK)/asan-cli.result; fi

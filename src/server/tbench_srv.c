@@ -921,6 +921,10 @@ static void w_close(struct worker *w, struct wconn *c)
 	const struct serve_counts *n = &c->sc.counts;
 	enum serve_end end = c->sc.end;
 
+	/* out of the interest list first: closing is not enough while the
+	 * parent may still hold its copy of the descriptor (between its
+	 * sendmsg and its close), and an event would then point to freed c */
+	epoll_ctl(w->epfd, EPOLL_CTL_DEL, c->fd, NULL);
 	close(c->fd);
 	/* counted out before its end is logged, as a connection's process is
 	 * reaped (and counted out) after it logged */

@@ -201,14 +201,21 @@ teardown() {
 	stop_srv
 }
 
+# reply_timed_out: the server logged that it dropped a client not reading
+reply_timed_out() {
+	grep -q "disconnected (timeout): timed out in the reply after [0-9]* of 16777248 bytes" "$T/srv.log"
+}
+
 @test "tbench_srv: --timeout drops a connection that does not read its replies" {
 	start_srv -b 127.0.0.1 --timeout 1
-	# four 16 MiB replies asked for, none read; the client hangs up after 3 s
-	run abuse 127.0.0.1 no-read 3000
-	echo "$output"
-	[ "$status" -eq 0 ]
+	# four 16 MiB replies asked for, none read; the client hangs up only
+	# after 30 s, long after the server should have
+	abuse 127.0.0.1 no-read 30000 >"$T/noread.out" 3>&- &
+	reader=$!
+	wait_for -t 25 "the server to drop the client that does not read" reply_timed_out
 	cat "$T/srv.log"
-	grep -q "disconnected (timeout): timed out in the reply after [0-9]* of 16777248 bytes" "$T/srv.log"
+	kill "$reader"
+	wait "$reader" || true
 	stop_srv
 }
 
@@ -422,4 +429,27 @@ two_bytes_read() {
 	stop_srv TERM
 	# shellcheck disable=SC2086
 	wait $holders
+}
+
+@test "tbench_srv --workers: a connection ended before the parent closed its copy leaves no stale event" {
+	[ -n "$TB_WORKERS" ] || skip "runs in tbench_srv_workers.bats"
+	command -v strace >/dev/null || skip "strace is not installed"
+	start_srv -b 127.0.0.1
+	# the parent's close() of each handed-over descriptor delayed 0.3 s: the
+	# worker serves and ends the connection first; a worker that only closed
+	# its descriptor kept it in its epoll set (the parent's copy held the
+	# socket open) with the freed connection as its data, and aborted
+	strace -o /dev/null -e trace=close -e inject=close:delay_enter=300000 -p "$SRV_PID" 3>&- &
+	tracer=$!
+	wait_for -t 10 "strace to attach" grep -q "^TracerPid:[[:space:]]*$tracer\$" "/proc/$SRV_PID/status"
+	for i in 1 2 3 4 5; do
+		run abuse 127.0.0.1 ping 3
+		echo "$i: $output"
+		[ "$status" -eq 0 ]
+	done
+	kill "$tracer"
+	wait "$tracer" || true
+	cat "$T/srv.log"
+	! grep -q "killed by\|exited with" "$T/srv.log" || false
+	stop_srv
 }
