@@ -625,6 +625,17 @@ static void set_timeouts(int fd, const struct srv_options *opt)
 		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &snd, sizeof(snd));
 }
 
+/* A connection's end, logged with -v, and always when it was trouble. */
+static void log_end(const struct srv_options *opt, const char *peer, enum serve_end end,
+		    const char *why, const struct serve_counts *n)
+{
+	if (opt->verbose || end == SERVE_PROTOCOL || end == SERVE_TIMEOUT)
+		logline("%s: disconnected (%s): %s; %llu requests, %llu bytes in, %llu bytes out%s",
+			peer, serve_end_name(end), why, (unsigned long long)n->requests,
+			(unsigned long long)n->bytes_in, (unsigned long long)n->bytes_out,
+			n->classic ? " (classic wire)" : "");
+}
+
 /* In a connection's process: the signal that stopped it (0: none), and
  * the socket that the signal shuts down. */
 static volatile sig_atomic_t child_stopped_by;
@@ -680,11 +691,7 @@ static void __attribute__((noreturn)) child_main(const struct server *srv, int f
 			 end == SERVE_CLOSED ? "between requests" : "inside a frame");
 		end = SERVE_STOPPED;
 	}
-	if (srv->opt->verbose || end == SERVE_PROTOCOL || end == SERVE_TIMEOUT)
-		logline("%s: disconnected (%s): %s; %llu requests, %llu bytes in, %llu bytes out%s",
-			peer, serve_end_name(end), why, (unsigned long long)counts.requests,
-			(unsigned long long)counts.bytes_in, (unsigned long long)counts.bytes_out,
-			counts.classic ? " (classic wire)" : "");
+	log_end(srv->opt, peer, end, why, &counts);
 	close(fd);
 	_exit(end == SERVE_CLOSED ? 0 : 1);
 }
@@ -918,9 +925,6 @@ static void w_progress(struct worker *w, struct wconn *c)
 
 static void w_close(struct worker *w, struct wconn *c)
 {
-	const struct serve_counts *n = &c->sc.counts;
-	enum serve_end end = c->sc.end;
-
 	/* out of the interest list first: closing is not enough while the
 	 * parent may still hold its copy of the descriptor (between its
 	 * sendmsg and its close), and an event would then point to freed c */
@@ -930,11 +934,7 @@ static void w_close(struct worker *w, struct wconn *c)
 	 * reaped (and counted out) after it logged */
 	__atomic_sub_fetch(&w->shared->per[w->idx], 1, __ATOMIC_RELAXED);
 	__atomic_sub_fetch(&w->shared->nconn, 1, __ATOMIC_RELAXED);
-	if (w->srv->opt->verbose || end == SERVE_PROTOCOL || end == SERVE_TIMEOUT)
-		logline("%s: disconnected (%s): %s; %llu requests, %llu bytes in, %llu bytes out%s",
-			c->peer, serve_end_name(end), c->sc.why, (unsigned long long)n->requests,
-			(unsigned long long)n->bytes_in, (unsigned long long)n->bytes_out,
-			n->classic ? " (classic wire)" : "");
+	log_end(w->srv->opt, c->peer, c->sc.end, c->sc.why, &c->sc.counts);
 	if (c->prev)
 		c->prev->next = c->next;
 	else
@@ -1087,31 +1087,31 @@ static void w_writable(struct worker *w, struct wconn *c)
 static int w_take(struct worker *w)
 {
 	for (;;) {
-		char cbuf[CMSG_SPACE(sizeof(int))];
-		struct wconn *c = calloc(1, sizeof(*c));
-		struct iovec iov;
+		char cbuf[CMSG_SPACE(sizeof(int))], peer[sizeof(((struct wconn *)0)->peer)] = { 0 };
+		struct iovec iov = { peer, sizeof(peer) - 1 };
 		struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
 				      .msg_controllen = sizeof(cbuf) };
 		struct cmsghdr *cm;
 		struct epoll_event ev;
+		struct wconn *c;
 		ssize_t rc;
 		int fd = -1;
 
-		if (!c) {
-			logline("worker: out of memory");
-			_exit(1);
-		}
-		iov = (struct iovec){ c->peer, sizeof(c->peer) - 1 };
 		rc = recvmsg(w->handoff, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
 		cm = rc > 0 ? CMSG_FIRSTHDR(&msg) : NULL;
 		if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS)
 			memcpy(&fd, CMSG_DATA(cm), sizeof(int));
 		if (fd < 0) {
-			free(c);
 			if (rc < 0 && (errno == EAGAIN || errno == EINTR))
 				return 0;
 			return -1;	/* the parent closed its end */
 		}
+		c = calloc(1, sizeof(*c));
+		if (!c) {
+			logline("worker: out of memory");
+			_exit(1);
+		}
+		memcpy(c->peer, peer, sizeof(peer));
 		c->kind = W_CONN;
 		c->fd = fd;
 		c->phase = -1;
