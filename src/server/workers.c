@@ -182,6 +182,8 @@ struct worker {
 	int handoff;		/* where the parent sends accepted connections */
 	struct wtag handoff_tag, sig_tag;
 	struct wconn *conns;	/* every open connection */
+	uint64_t now;		/* the clock, read once per epoll_wait: the time
+				   of every event in the batch */
 	uint64_t next_check;	/* the earliest deadline may be this soon, 0: none */
 	uint8_t rbuf[SERVE_CHUNK]; /* every connection reads into this */
 };
@@ -196,23 +198,23 @@ static void w_note_deadline(struct worker *w, uint64_t t)
 
 /* After progress: a new phase starts its deadline (a request keeps the
  * one of its first byte, as a process per connection does); progress
- * inside a frame pushes the stall deadline on. */
+ * inside a frame pushes the stall deadline on.  Deadlines count from the
+ * batch of events the progress came in. */
 static void w_progress(struct worker *w, struct wconn *c)
 {
 	const struct srv_options *opt = w->srv->opt;
 	int phase = serve_phase_of(&c->sc);
-	uint64_t now = mono_ns();
 
 	if (phase != c->phase) {
 		int secs = phase == SERVE_PHASE_IDLE ? opt->idle_timeout :
 			   phase == SERVE_PHASE_REQUEST ? opt->request_timeout : 0;
 
 		c->phase = phase;
-		c->deadline_ns = secs ? now + (uint64_t)secs * 1000000000ULL : 0;
+		c->deadline_ns = secs ? w->now + (uint64_t)secs * 1000000000ULL : 0;
 		w_note_deadline(w, c->deadline_ns);
 	}
 	c->stall_ns = phase != SERVE_PHASE_IDLE && opt->timeout ?
-		      now + (uint64_t)opt->timeout * 1000000000ULL : 0;
+		      w->now + (uint64_t)opt->timeout * 1000000000ULL : 0;
 	w_note_deadline(w, c->stall_ns);
 }
 
@@ -420,17 +422,17 @@ static int w_take(struct worker *w)
 }
 
 /* The deadlines that passed end their connections; the next is noted. */
-static void w_expire(struct worker *w, uint64_t now)
+static void w_expire(struct worker *w)
 {
 	struct wconn *c, *next;
 
 	w->next_check = 0;
 	for (c = w->conns; c; c = next) {
 		next = c->next;
-		if (c->deadline_ns && now >= c->deadline_ns) {
+		if (c->deadline_ns && w->now >= c->deadline_ns) {
 			serve_fail(&c->sc, ETIME);
 			w_close(w, c);
-		} else if (c->stall_ns && now >= c->stall_ns) {
+		} else if (c->stall_ns && w->now >= c->stall_ns) {
 			serve_fail(&c->sc, EAGAIN);
 			w_close(w, c);
 		} else {
@@ -520,22 +522,21 @@ static void __attribute__((noreturn)) worker_main(const struct server *srv, int 
 	w->handoff_tag.kind = W_HANDOFF;
 	epoll_ctl(w->epfd, EPOLL_CTL_ADD, w->handoff,
 		  &(struct epoll_event){ .events = EPOLLIN, .data.ptr = &w->handoff_tag });
+	w->now = mono_ns();
 	while (!stop) {
 		int timeout = -1, n;
 
-		if (w->next_check) {
-			uint64_t now = mono_ns();
-
-			timeout = now >= w->next_check ? 0 : ms_until(w->next_check, now);
-		}
+		if (w->next_check)
+			timeout = w->now >= w->next_check ? 0 : ms_until(w->next_check, w->now);
 		n = epoll_wait(w->epfd, evs, (int)(sizeof(evs) / sizeof(evs[0])), timeout);
 		if (n < 0 && errno != EINTR) {
 			logline("worker: epoll_wait: %s", strerror(errno));
 			_exit(1);
 		}
+		w->now = mono_ns();
 		stop = w_handle(w, evs, n);
-		if (w->next_check && mono_ns() >= w->next_check)
-			w_expire(w, mono_ns());
+		if (w->next_check && w->now >= w->next_check)
+			w_expire(w);
 	}
 	w_stop(w, stop);
 	_exit(0);
