@@ -41,12 +41,23 @@ bounded_dbench() {
 start_dbench() {
 	bounded_dbench "$@" > "$T/out" 2> "$T/err" &
 	TO_PID=$!
-	wait_for "dbench to start" dbench_started
+	DB_PID=
+	wait_for "dbench to start" dbench_started_or_ended
+	[ -n "$DB_PID" ] && return 0
+	# it ended before it was seen running: say how, not only that
+	wait_dbench
+	echo "start_dbench: dbench ended (status $rc) before it was seen running" >&2
+	return 1
 }
 
 # dbench_started: the run's dbench (timeout's child) is there; sets DB_PID.
 dbench_started() {
 	DB_PID=$(run_parent "$T/")
+}
+
+# dbench_started_or_ended: dbench_started, or start_dbench's job is over.
+dbench_started_or_ended() {
+	dbench_started || ! kill -0 "$TO_PID" 2>/dev/null
 }
 
 # progress_lines_over N: $T/out has more than N progress lines.
@@ -302,11 +313,16 @@ twenty_forked() {
 	rm "$T/r.json" "$T/s.csv"
 
 	# planted while the run goes: the document is refused, not written there
-	start_dbench -D "$T/d" -c "$T/slow.txt" -t 3 --json "$T/r.json" --csv-series "$T/s.csv" 1
+	start_dbench -D "$T/d" -c "$T/slow.txt" -t 6 --json "$T/r.json" --csv-series "$T/s.csv" 1
 	wait_running "$T/out"
+	# (the parent, which writes both at the end, held while they are
+	# planted: at load 20 the three commands took longer than what was
+	# left of the run)
+	kill -STOP "$DB_PID"
 	ln -s victim "$T/r.json"
 	rm "$T/s.csv"
 	ln -s victim "$T/s.csv"	# the series goes on into the file it made
+	kill -CONT "$DB_PID"
 	wait_dbench
 	[ "$rc" -eq 1 ]
 	grep -q "^dbench: --json $T/r.json: cannot open: is a symbolic link" "$T/err"

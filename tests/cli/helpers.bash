@@ -304,12 +304,17 @@ json_shape() {
 
 # The run's parent: the dbench (its command line naming $1) whose parent
 # is not a dbench (a test runs it under timeout, ip netns exec, ...).
+# (/proc read with builtins, one pgrep a try: at load 20 each program
+# started took a second, and three ps a process let a 6 s run go by unseen)
 run_parent() {
-	local p pp
+	local p comm stat pcomm
 	for p in $(pgrep -f -- "$1"); do
-		[ "$(ps -o comm= -p "$p")" = dbench ] || continue
-		pp=$(ps -o ppid= -p "$p" | tr -d ' ')
-		[ -n "$pp" ] && [ "$(ps -o comm= -p "$pp")" != dbench ] || continue
+		{ read -r comm <"/proc/$p/comm" && read -r stat <"/proc/$p/stat"; } 2>/dev/null || continue
+		[ "$comm" = dbench ] || continue
+		stat=${stat##*) }	# "STATE PPID ...", after the comm
+		stat=${stat#* }
+		{ read -r pcomm <"/proc/${stat%% *}/comm"; } 2>/dev/null || continue
+		[ "$pcomm" != dbench ] || continue
 		echo "$p"
 		return 0
 	done
