@@ -145,11 +145,13 @@ static inline const struct nfs_options *nfs_opt(const struct client *c)
 }
 
 /* Mount the export (NFSv4 under --nfs-version 4): the context, or NULL
- * with one line in err.  c: the client whose setup it is (NULL: the
- * parent's check); on c's fiber (the setup on the event loop) it waits
- * there, the other clients' mounts beside it. */
+ * with one line in err and, if answered is not NULL, whether the server
+ * answered (refused) or nothing did (no connection, no reply in time).
+ * c: the client whose setup it is (NULL: the parent's check); on c's
+ * fiber (the setup on the event loop) it waits there, the other clients'
+ * mounts beside it. */
 struct nfs_context *nfs_mount_export(const struct nfs_options *o, struct client *c, char *err,
-				     size_t errlen);
+				     size_t errlen, bool *answered);
 /* The connection is unusable: set *dead (every later call of the client
  * fails, cleanup included), write the client's failure line ("nfs SERVER:
  * " and the message) and return STATUS_FATAL.  The v3 and v4 paths call

@@ -75,7 +75,9 @@ const struct backend_option nfs_option_table[] = {
  * walks all 500 (1,000 clients took minutes to connect).  So the
  * parent's check mount (nfsb_init) is made without the capability first:
  * if the server takes it, the clients drop it from their effective set
- * too, and connect from ordinary ports; if not, they keep it.
+ * too, and connect from ordinary ports; if the server refuses it, a second
+ * check mount is made with the capability, and the clients keep it; if
+ * nothing answers, the run ends there (one --nfs-timeout, not two).
  */
 
 /* Set CAP_NET_BIND_SERVICE in this process's effective set to on (from
@@ -147,6 +149,14 @@ static int nlm_connect(struct client *c, struct nfsb *nb)
 }
 #endif
 
+/* Does libnfs's (or our wait's) text say that nothing answered: no
+ * connection, or no reply in time? */
+static bool no_answer(const char *text)
+{
+	return strstr(text, "timed out") || strstr(text, "no reply in") ||
+	       strcmp(text, "nfs_service failed") == 0;
+}
+
 static bool is_token(const char *s, int len, const char *token)
 {
 	return strlen(token) == (size_t)len && strncmp(s, token, (size_t)len) == 0;
@@ -156,8 +166,10 @@ static bool is_token(const char *s, int len, const char *token)
  * and no portmapper: libnfs connects to the NFS port (2049 unless given)
  * and looks the export up in the server's pseudo file system, and its
  * texts ("NFS4: (path /x) failed with NFS4ERR_NOENT(-2)", "command timed
- * out") are turned into the reason. */
-static void mount4_error(const struct nfs_options *o, const char *server, const char *export,
+ * out") are turned into the reason.  Whether the server answered (a
+ * refusal; a server that wants reserved ports hides the export from
+ * others: NFS4ERR_NOENT), or nothing did (no connection, no reply). */
+static bool mount4_error(const struct nfs_options *o, const char *server, const char *export,
 			 const char *text, char *err, size_t errlen)
 {
 	int port = o->nfs_port_num ? o->nfs_port_num : 2049;
@@ -189,7 +201,7 @@ static void mount4_error(const struct nfs_options *o, const char *server, const 
 				 server, export, len, code);
 		else
 			snprintf(err, errlen, "nfs: cannot mount %s:%s over NFSv4: %.*s", server, export, len, code);
-		return;
+		return true;
 	}
 	tcp_probe(server, port, o->timeout_s * 1000, why, sizeof(why));
 	if (why[0])
@@ -205,6 +217,7 @@ static void mount4_error(const struct nfs_options *o, const char *server, const 
 			 server, export);
 	else
 		snprintf(err, errlen, "nfs: cannot mount %s:%s over NFSv4: %s", server, export, text);
+	return !why[0] && !no_answer(text);
 }
 
 /* The mount's answer (nfs_mount_async's callback). */
@@ -322,10 +335,11 @@ static int mount_export(struct client *c, struct nfs_context *nfs, const char *s
 	return 0;
 }
 
-/* A libnfs context with our settings, mounted.  On failure, NULL and one
- * line in err. */
+/* A libnfs context with our settings, mounted.  On failure, NULL, one
+ * line in err, and (if answered is not NULL) whether the server answered
+ * (a refusal) or nothing did (no connection, no reply in time). */
 struct nfs_context *nfs_mount_export(const struct nfs_options *o, struct client *c, char *err,
-				     size_t errlen)
+				     size_t errlen, bool *answered)
 {
 	struct nfs_context *nfs = nfs_init_context();
 	const char *server = o->server, *export = o->export_path;
@@ -359,8 +373,12 @@ struct nfs_context *nfs_mount_export(const struct nfs_options *o, struct client 
 		int port = o->mount_port_num ? o->mount_port_num : 111;
 		char why[128] = "";
 
+		bool ans;
+
 		if (o->version == 4) {
-			mount4_error(o, server, export, text, err, errlen);
+			ans = mount4_error(o, server, export, text, err, errlen);
+			if (answered)
+				*answered = ans;
 			goto fail;
 		}
 
@@ -375,6 +393,8 @@ struct nfs_context *nfs_mount_export(const struct nfs_options *o, struct client 
 		} else {
 			hint = " (is it exported to this client?)";
 		}
+		if (answered)
+			*answered = !why[0] && !no_answer(text);
 		if (why[0])
 			snprintf(err, errlen, "nfs: cannot mount %s:%s: no answer on port %d (%s): %s",
 				 server, export, port,
@@ -510,14 +530,14 @@ int nfsb_setup(struct client *c)
 
 		nb->shared = true;
 		if (!proc->nfs) {
-			proc->nfs = nfs_mount_export(nfs_opt(c), c, c->error, sizeof(c->error));
+			proc->nfs = nfs_mount_export(nfs_opt(c), c, c->error, sizeof(c->error), NULL);
 			if (!proc->nfs)
 				goto fail;
 			proc->rpc = nfs_get_rpc_context(proc->nfs);
 		}
 		nb->nfs = proc->nfs;
 	} else {
-		nb->nfs = nfs_mount_export(nfs_opt(c), c, c->error, sizeof(c->error));
+		nb->nfs = nfs_mount_export(nfs_opt(c), c, c->error, sizeof(c->error), NULL);
 	}
 	if (!nb->nfs)
 		goto fail;
@@ -914,18 +934,26 @@ int nfsb_init(void *be_opt, const struct run_info *run)
 		return -1;
 	}
 #endif
-	/* from an ordinary port first (see "reserved ports"); NLM keeps
-	 * the reserved ones (the check mount does not try it) */
+	/* from an ordinary port first (see "reserved ports"), and from a
+	 * reserved one only if the server refused that: a server that does
+	 * not answer is waited for once (--nfs-timeout), not twice.  NLM
+	 * keeps the reserved ports (the check mount does not try it). */
 	if (!o->enable_nlm && bind_service_cap(false) == 1) {
-		nfs = nfs_mount_export(o, NULL, err, sizeof(err));
+		bool answered = false;
+
+		nfs = nfs_mount_export(o, NULL, err, sizeof(err), &answered);
 		bind_service_cap(true);
 		if (nfs) {
 			o->any_port = 1;
 			nfs_destroy_context(nfs);
 			return 0;
 		}
+		if (!answered) {
+			warnx_("%s", err);
+			return -1;
+		}
 	}
-	nfs = nfs_mount_export(o, NULL, err, sizeof(err));
+	nfs = nfs_mount_export(o, NULL, err, sizeof(err), NULL);
 	if (!nfs) {
 		warnx_("%s", err);
 		return -1;

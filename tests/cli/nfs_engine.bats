@@ -305,3 +305,27 @@ nfs_client_ports() {
 	done
 	assert_no_procs
 }
+
+@test "nfs engine: run as root, a server that does not answer: the start fails after one --nfs-timeout, not two" {
+	local gpid v t0 ms
+	[ "$(id -u)" = 0 ] || skip "needs root (the reserved ports)"
+	# the check mount from an ordinary port times out; from a reserved one
+	# it would only time out again (tried only when the server refuses)
+	gpid=$(nfs_server_pid)
+	kill -STOP "$gpid"
+	for v in 3 4; do
+		t0=$(date +%s%N)
+		run --separate-stderr nfs_ns_exec timeout 60 "$DBENCH" -B nfs --server 127.0.0.1 --export /export \
+			--nfs-version "$v" --nfs-timeout 3 -c "$T/client.txt" -t 3 --warmup 0 1
+		ms=$((($(date +%s%N) - t0) / 1000000))
+		echo "NFSv$v: $ms ms: $stderr"
+		[ "$status" -eq 2 ]
+		[[ "$stderr" =~ ^dbench:\ nfs:\ cannot\ mount\ 127.0.0.1:/export ]]
+		[ "$(wc -l <<<"$stderr")" -eq 1 ]
+		# each wait is 3 s at least: two would be 6
+		[ "$ms" -ge 3000 ]
+		[ "$ms" -lt 6000 ]
+	done
+	kill -CONT "$gpid"
+	assert_no_procs
+}
