@@ -220,7 +220,9 @@ static bool mount4_error(const struct nfs_options *o, const char *server, const 
 	return !why[0] && !no_answer(text);
 }
 
-/* The mount's answer (nfs_mount_async's callback). */
+/* The answer of a mount or umount (nfs_mount_async's, nfs_umount_async's
+ * callback).  It lives as long as the context: a call given up on (our
+ * deadline) is answered (cancelled) into it when the context is destroyed. */
 struct mount_wait {
 	bool done;
 	int status;
@@ -295,44 +297,52 @@ static int mount_wait_loop(struct client *c, struct fiber *f, struct nfs_context
 	return rc;
 }
 
-/*
- * nfs_mount, with libnfs's own words for a failure: its synchronous
- * nfs_mount keeps them in libnfs 4.0 and 5, but from 6.0 ends by
- * replacing them with the RPC layer's last error, which is empty after a
- * refusal (and from 6.0 a mount without a version set falls back to
- * NFSv4: we always set one).  The callback's text is the same in every
- * version.  On c's fiber (a client's setup on the event loop; c is NULL
- * in the parent) the wait is the loop's.  0, or -1 with the reason in text.
- */
-static int mount_export(struct client *c, struct nfs_context *nfs, const char *server,
-			const char *export, int timeout_s, char *text, size_t len)
+/* Wait for the mount or umount queued on nfs to be answered (into w).  On
+ * c's fiber (a client's setup or teardown on the event loop; c is NULL in
+ * the parent) the wait is the loop's; else a poll loop, bounded by
+ * libnfs's timeout.  0, or -1 with the reason in text. */
+static int mount_wait(struct client *c, struct nfs_context *nfs, struct mount_wait *w, int timeout_s,
+		      char *text, size_t len)
 {
-	struct mount_wait w = { 0 };
 	struct fiber *f = c && c->engine ? engine_fiber(c) : NULL;
 
-	if (nfs_mount_async(nfs, server, export, on_mount, &w) != 0) {
-		snprintf(text, len, "%s", nfs_get_error(nfs));
+	if (f && fiber_on(f) && mount_wait_loop(c, f, nfs, w, timeout_s, text, len) < 0)
 		return -1;
-	}
-	if (f && fiber_on(f) && mount_wait_loop(c, f, nfs, &w, timeout_s, text, len) < 0)
-		return -1;
-	while (!w.done) {
+	while (!w->done) {
 		struct pollfd pfd = { .fd = nfs_get_fd(nfs), .events = (short)nfs_which_events(nfs) };
 
 		/* a tenth of a second at most: libnfs checks its timeouts
 		 * when serviced */
 		if (poll(&pfd, 1, 100) < 0 && errno != EINTR)
 			pfd.revents = POLLERR;
-		if (nfs_service(nfs, pfd.revents) < 0 && !w.done) {
+		if (nfs_service(nfs, pfd.revents) < 0 && !w->done) {
 			snprintf(text, len, "nfs_service failed");
 			return -1;
 		}
 	}
-	if (w.status < 0) {
-		snprintf(text, len, "%s", w.text);
+	if (w->status < 0) {
+		snprintf(text, len, "%s", w->text);
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * nfs_mount, with libnfs's own words for a failure: its synchronous
+ * nfs_mount keeps them in libnfs 4.0 and 5, but from 6.0 ends by
+ * replacing them with the RPC layer's last error, which is empty after a
+ * refusal (and from 6.0 a mount without a version set falls back to
+ * NFSv4: we always set one).  The callback's text is the same in every
+ * version.  0, or -1 with the reason in text.
+ */
+static int mount_export(struct client *c, struct nfs_context *nfs, struct mount_wait *w,
+			const char *server, const char *export, int timeout_s, char *text, size_t len)
+{
+	if (nfs_mount_async(nfs, server, export, on_mount, w) != 0) {
+		snprintf(text, len, "%s", nfs_get_error(nfs));
+		return -1;
+	}
+	return mount_wait(c, nfs, w, timeout_s, text, len);
 }
 
 /* A libnfs context with our settings, mounted.  On failure, NULL, one
@@ -344,6 +354,7 @@ struct nfs_context *nfs_mount_export(const struct nfs_options *o, struct client 
 	struct nfs_context *nfs = nfs_init_context();
 	const char *server = o->server, *export = o->export_path;
 	struct nfs_url *url = NULL;
+	struct mount_wait w = { 0 };	/* until the context is destroyed */
 	char text[256];
 
 	if (!nfs) {
@@ -368,7 +379,7 @@ struct nfs_context *nfs_mount_export(const struct nfs_options *o, struct client 
 	nfs_set_timeout(nfs, o->timeout_s * 1000);
 	nfs_set_autoreconnect(nfs, 0);
 	nfs_set_version(nfs, o->version == 4 ? 4 : NFS_V3);	/* NFS_V4 is in libnfs-raw-nfs4.h */
-	if (mount_export(c, nfs, server, export, o->timeout_s, text, sizeof(text)) < 0) {
+	if (mount_export(c, nfs, &w, server, export, o->timeout_s, text, sizeof(text)) < 0) {
 		const char *hint = "";
 		int port = o->mount_port_num ? o->mount_port_num : 111;
 		char why[128] = "";
@@ -417,6 +428,25 @@ fail:
 	return NULL;
 }
 
+void nfs_unmount(struct client *c, struct nfs_context *nfs, bool umount)
+{
+#ifdef HAVE_NFS_UMOUNT
+	struct mount_wait w = { 0 };	/* until the context is destroyed */
+	char text[256];
+
+	if (umount) {
+		/* libnfs's timeout again, for the poll loop (not on the event
+		 * loop); whether the server took it, nobody asks */
+		nfs_set_timeout(nfs, nfs_opt(c)->timeout_s * 1000);
+		if (nfs_umount_async(nfs, on_mount, &w) == 0)
+			mount_wait(c, nfs, &w, nfs_opt(c)->timeout_s, text, sizeof(text));
+	}
+#else
+	(void)umount;
+#endif
+	nfs_destroy_context(nfs);
+}
+
 uint32_t nfs_fail(struct client *c, bool *dead, const char *fmt, ...)
 {
 	int n = snprintf(c->error, sizeof(c->error), "nfs %s: ", nfs_opt(c)->server);
@@ -463,13 +493,14 @@ void nfsb_teardown(struct client *c)
 
 	if (!nb)
 		return;
-	nfs_async_stop(nb->as);	/* from here on, calls poll their connection */
 	/* files left open are closed (their locks released, their unstable
-	 * writes committed) while the connections are there */
+	 * writes committed) while the connections are there (and on the
+	 * loop: the teardown runs on the client's fiber, beside the others') */
 	nb_client_free(c, &nb->nbc);
 #if NLM_BUILT
 	nlm_release_all(c, nb);
 #endif
+	nfs_async_stop(nb->as);	/* before the descriptors close */
 	if (nb->shared) {
 		/* the last client of the process closes the connection; the
 		 * states are freed after it (late replies land in them) */
@@ -492,15 +523,8 @@ void nfsb_teardown(struct client *c)
 	if (nb->nlm)
 		rpc_destroy_context(nb->nlm);
 #endif
-	if (nb->nfs) {
-#ifdef HAVE_NFS_UMOUNT
-		/* a synchronous call: with a timeout again */
-		nfs_set_timeout(nb->nfs, nfs_opt(c)->timeout_s * 1000);
-		if (!nb->dead)
-			nfs_umount(nb->nfs);
-#endif
-		nfs_destroy_context(nb->nfs);
-	}
+	if (nb->nfs)
+		nfs_unmount(c, nb->nfs, !nb->dead);
 	hmap_free(&nb->cache, free);
 	free(nb);
 	c->priv = NULL;

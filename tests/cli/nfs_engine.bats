@@ -32,10 +32,16 @@ setup() {
 
 teardown() {
 	local pid
-	# a test that froze ganesha must not leave it stopped
+	# a test that froze ganesha (or rpcbind) must not leave it stopped
 	pid=$(nfs_server_pid 2>/dev/null) && kill -CONT "$pid" 2>/dev/null
+	pid=$(nfs_rpcbind_pid 2>/dev/null) && kill -CONT "$pid" 2>/dev/null
 	[ -z "${OWN_NFS:-}" ] || nfs_stop
 	remove_tmp
+}
+
+# the host pid of our server's rpcbind
+nfs_rpcbind_pid() {
+	[ -n "${NFS_NS_PID:-}" ] && pgrep -P "$NFS_NS_PID" -x rpcbind
 }
 
 # The file's tests share the server: after a run against a stopped server
@@ -268,6 +274,45 @@ L
 		[ "$(grep -c "failed: cleanup: no progress for [0-9]* s; given up [0-9]* s after the end of the run (--grace 2)$" "$T/err")" -eq 16 ]
 		! grep -q "killed" "$T/err"
 		[ "$(jq '.results.failed_clients' "$T/r.json")" -eq 16 ]
+		assert_export_empty
+	done
+	assert_no_procs
+}
+
+@test "nfs engine: the clients' NFSv3 umounts wait side by side: a MOUNT service gone after the start costs one --nfs-timeout, not one a client" {
+	local pid rpcb rc t0 ms mode
+	# trees of the clients' own (no shared root: no final cleanup, which
+	# would mount anew); each client then sleeps to the end of the run
+	loadfile own.txt <<'L'
+Mkdir "\client1" *
+NTCreateX "\client1\f" 0x40 0x2 1 NT_STATUS_OK
+WriteX 1 0 4096 4096 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+SLEEP 600000000
+L
+	rpcb=$(nfs_rpcbind_pid)
+	for mode in client shared; do
+		nfs_ns_exec timeout 120 "$DBENCH" -B nfs --server 127.0.0.1 --export /export \
+			--nfs-timeout 2 -c "$T/own.txt" -t 3 --warmup 0 --clients-per-process 8 \
+			--nfs-connection "$mode" 2 >"$T/out" 2>"$T/err" &
+		pid=$!
+		wait_for -t 60 "the release" grep -q "^releasing clients" "$T/out"
+		# the mounts are made: the umounts ask the portmapper for
+		# MOUNT's port, and get no answer
+		kill -STOP "$rpcb"
+		t0=$(date +%s%N)
+		rc=0
+		wait "$pid" || rc=$?
+		ms=$((($(date +%s%N) - t0) / 1000000))
+		kill -CONT "$rpcb"
+		echo "--nfs-connection $mode: release to exit $ms ms"
+		cat "$T/out" "$T/err"
+		[ "$rc" -eq 0 ]
+		[[ "$(cat "$T/out")" =~ Throughput\ [0-9.]+\ MB/sec\ +16\ clients\ +2\ procs ]]
+		! grep -q "^dbench" "$T/err"
+		# the run (3 s), the cleanup, 2 s for the umounts a process: 8
+		# clients' one after another would be 16 s
+		[ "$ms" -lt 11000 ]
 		assert_export_empty
 	done
 	assert_no_procs
