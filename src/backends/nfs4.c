@@ -993,8 +993,7 @@ int nfs4_setup(struct client *c)
 	c->priv = nb;
 	nfs_port_policy(nfs_opt(c));
 	nb->wb = xcalloc(C4_INFLIGHT, sizeof(*nb->wb));
-	if (nfs4_session_start(c, nb) < 0 || nb_client_init(c, &nb->nbc, &nfs4_adapter, &nfs_opt(c)->files) < 0 ||
-	    (c->engine && nfs_async_setup(c, &nb->as, nb->rpc, nb->shared) < 0)) {
+	if (nfs4_session_start(c, nb) < 0 || nb_client_init(c, &nb->nbc, &nfs4_adapter, &nfs_opt(c)->files) < 0) {
 		nfs4_teardown(c);
 		return -1;
 	}

@@ -35,6 +35,7 @@ teardown() {
 	# a test that froze ganesha (or rpcbind) must not leave it stopped
 	pid=$(nfs_server_pid 2>/dev/null) && kill -CONT "$pid" 2>/dev/null
 	pid=$(nfs_rpcbind_pid 2>/dev/null) && kill -CONT "$pid" 2>/dev/null
+	[ -z "${PROXY_PID:-}" ] || kill "$PROXY_PID" 2>/dev/null || true
 	[ -z "${OWN_NFS:-}" ] || nfs_stop
 	remove_tmp
 }
@@ -315,6 +316,33 @@ L
 		[ "$ms" -lt 11000 ]
 		assert_export_empty
 	done
+	assert_no_procs
+}
+
+@test "nfs engine: NFSv4 sessions start side by side: 24 clients behind a server 200 ms away set up in a few round trips" {
+	local pid port t0 ms rc=0
+	# every reply 200 ms late: a session (SETCLIENTID, its CONFIRM, the
+	# export's LOOKUP) is 0.6 s; 23 of them one after another 14 s
+	nfs_ns_exec python3 "$BATS_TEST_DIRNAME/../lib/delay_proxy.py" 127.0.0.1 2049 200 >"$T/proxy" &
+	PROXY_PID=$!
+	wait_for -t 30 "the proxy to listen" test -s "$T/proxy"
+	port=$(cat "$T/proxy")
+	t0=$(date +%s%N)
+	nfs_ns_exec timeout 120 "$DBENCH" -B nfs --server 127.0.0.1 --export /export --nfs-version 4 \
+		--nfs-port "$port" --nfs-timeout 30 -c "$T/client.txt" -t 1 --warmup 0 \
+		--clients-per-process 24 1 >"$T/out" 2>"$T/err" &
+	pid=$!
+	wait_for -t 60 "the release" grep -q "^releasing clients" "$T/out"
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	wait "$pid" || rc=$?
+	echo "start to release: $ms ms"
+	cat "$T/out" "$T/err"
+	[ "$rc" -eq 0 ]
+	[[ "$(cat "$T/out")" =~ Throughput\ [0-9.]+\ MB/sec\ +24\ clients\ +1\ procs ]]
+	# the check mount, the first client, then the others together: 3-5 s
+	# (one after another: 19 s)
+	[ "$ms" -lt 8000 ]
+	assert_export_empty
 	assert_no_procs
 }
 
