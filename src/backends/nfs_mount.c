@@ -112,43 +112,6 @@ void nfs_port_policy(const struct nfs_options *o)
 
 /* ---- setup ---- */
 
-/* Connect a second RPC context to the server's NLM v4 service. */
-#if NLM_BUILT
-static void on_connect(struct rpc_context *rpc, int status, void *data, void *private_data)
-{
-	struct nfsb *nb = private_data;
-
-	(void)rpc;
-	nb->r.rpc_status = status;
-	if (status != RPC_STATUS_SUCCESS && data)
-		snprintf(nb->r.error, sizeof(nb->r.error), "%s", (const char *)data);
-	nb->r.status = status == RPC_STATUS_SUCCESS ? NLM4_GRANTED : NLM4_FAILED;
-	nb->r.done = true;
-}
-
-static int nlm_connect(struct client *c, struct nfsb *nb)
-{
-	nb->nlm = rpc_init_context();
-	if (!nb->nlm) {
-		snprintf(c->error, sizeof(c->error), "nfs: cannot create an RPC context for NLM");
-		return -1;
-	}
-	/* our calls have their own deadline (wait_reply): libnfs 6.0.2 gives a
-	 * new context a major timeout of "now", so its once-a-second scan
-	 * timed out whatever LOCK was pending then (as on the NFSv4 context) */
-	rpc_set_timeout(nb->nlm, -1);
-	snprintf(nb->nlm_host, sizeof(nb->nlm_host), "dbench");
-	snprintf(nb->nlm_owner, sizeof(nb->nlm_owner), "dbench.%d.%d", (int)getpid(), c->id);
-	reply_reset(nb, NULL);
-	if (rpc_connect_program_async(nb->nlm, nfs_opt(c)->server, NLM_PROGRAM, NLM_V4, on_connect, nb) != 0) {
-		snprintf(c->error, sizeof(c->error), "nfs: NLM on %s: %s", nfs_opt(c)->server,
-			 rpc_get_error(nb->nlm));
-		return -1;
-	}
-	return wait_reply(c, nb, nb->nlm, "NLM (byte-range locks) connect") == NLM4_GRANTED ? 0 : -1;
-}
-#endif
-
 /* Does libnfs's (or our wait's) text say that nothing answered: no
  * connection, or no reply in time? */
 static bool no_answer(const char *text)
@@ -239,8 +202,9 @@ static void on_mount(int status, struct nfs_context *nfs, void *data, void *priv
 		snprintf(w->text, sizeof(w->text), "%s", data ? (const char *)data : nfs_get_error(nfs));
 }
 
-/* The mount's connection on the event loop (a client's setup on its
- * fiber): wake the fiber with what came. */
+/* A connection libnfs is making (a mount, an umount, NLM) on the event
+ * loop, for a client's setup or teardown on its fiber: wake the fiber with
+ * what came. */
 struct mount_source {
 	struct source src;
 	struct fiber *fiber;
@@ -257,21 +221,21 @@ static void mount_ready(struct source *src, uint32_t revents)
 		client_complete(f->c, f->status);
 }
 
-/* Wait for the mount on the event loop, yielding on the client's fiber:
- * libnfs moves from the portmapper to MOUNT to NFS, a connection each
- * (the next one often under the number of the last), so the descriptor
- * is watched anew for every wait (a few a mount).  0, or -1 with the
- * reason. */
-static int mount_wait_loop(struct client *c, struct fiber *f, struct nfs_context *nfs,
-			   const struct mount_wait *w, int timeout_s, char *text, size_t len)
+/* Wait on the event loop, yielding on the client's fiber, until *done:
+ * for a connection libnfs is making, which moves from the portmapper to
+ * the service (a mount: MOUNT, then NFS), a connection each (the next one
+ * often under the number of the last), so the descriptor is watched anew
+ * for every wait (a few a mount).  0, or -1 with the reason. */
+static int connecting_wait(struct client *c, struct fiber *f, struct rpc_context *rpc,
+			   const bool *done, int timeout_s, char *text, size_t len)
 {
 	struct mount_source m = { .src = { .fd = -1, .ready = mount_ready }, .fiber = f };
 	int rc = 0;
 
 	m.src.arg = &m;
-	while (!w->done) {
-		m.src.fd = nfs_get_fd(nfs);
-		m.src.events = (uint32_t)nfs_which_events(nfs);
+	while (!*done) {
+		m.src.fd = rpc_get_fd(rpc);
+		m.src.events = (uint32_t)rpc_which_events(rpc);
 		if (m.src.fd < 0 || engine_watch(c, &m.src) < 0) {
 			snprintf(text, len, "nfs_service failed");
 			rc = -1;
@@ -286,7 +250,7 @@ static int mount_wait_loop(struct client *c, struct fiber *f, struct nfs_context
 			break;
 		}
 		source_unwatch(&m.src);
-		if (nfs_service(nfs, (int)m.revents) < 0 && !w->done) {
+		if (rpc_service(rpc, (int)m.revents) < 0 && !*done) {
 			snprintf(text, len, "nfs_service failed");
 			rc = -1;
 			break;
@@ -306,7 +270,7 @@ static int mount_wait(struct client *c, struct nfs_context *nfs, struct mount_wa
 {
 	struct fiber *f = c && c->engine ? engine_fiber(c) : NULL;
 
-	if (f && fiber_on(f) && mount_wait_loop(c, f, nfs, w, timeout_s, text, len) < 0)
+	if (f && fiber_on(f) && connecting_wait(c, f, nfs_get_rpc_context(nfs), &w->done, timeout_s, text, len) < 0)
 		return -1;
 	while (!w->done) {
 		struct pollfd pfd = { .fd = nfs_get_fd(nfs), .events = (short)nfs_which_events(nfs) };
@@ -326,6 +290,56 @@ static int mount_wait(struct client *c, struct nfs_context *nfs, struct mount_wa
 	}
 	return 0;
 }
+
+/* Connect a second RPC context to the server's NLM v4 service. */
+#if NLM_BUILT
+static void on_connect(struct rpc_context *rpc, int status, void *data, void *private_data)
+{
+	struct nfsb *nb = private_data;
+
+	(void)rpc;
+	nb->r.rpc_status = status;
+	if (status != RPC_STATUS_SUCCESS && data)
+		snprintf(nb->r.error, sizeof(nb->r.error), "%s", (const char *)data);
+	nb->r.status = status == RPC_STATUS_SUCCESS ? NLM4_GRANTED : NLM4_FAILED;
+	nb->r.done = true;
+}
+
+static int nlm_connect(struct client *c, struct nfsb *nb)
+{
+	nb->nlm = rpc_init_context();
+	if (!nb->nlm) {
+		snprintf(c->error, sizeof(c->error), "nfs: cannot create an RPC context for NLM");
+		return -1;
+	}
+	/* our calls have their own deadline (wait_reply): libnfs 6.0.2 gives a
+	 * new context a major timeout of "now", so its once-a-second scan
+	 * timed out whatever LOCK was pending then (as on the NFSv4 context) */
+	rpc_set_timeout(nb->nlm, -1);
+	snprintf(nb->nlm_host, sizeof(nb->nlm_host), "dbench");
+	snprintf(nb->nlm_owner, sizeof(nb->nlm_owner), "dbench.%d.%d", (int)getpid(), c->id);
+	reply_reset(nb, NULL);
+	if (rpc_connect_program_async(nb->nlm, nfs_opt(c)->server, NLM_PROGRAM, NLM_V4, on_connect, nb) != 0) {
+		snprintf(c->error, sizeof(c->error), "nfs: NLM on %s: %s", nfs_opt(c)->server,
+			 rpc_get_error(nb->nlm));
+		return -1;
+	}
+	/* on the client's fiber (the setup of all but the first) the wait is
+	 * the loop's, the other clients' connects beside it: through the
+	 * portmapper, a connection that moves (connecting_wait) */
+	if (c->engine && fiber_on(engine_fiber(c))) {
+		char why[sizeof(c->error)];
+
+		if (connecting_wait(c, engine_fiber(c), nb->nlm, &nb->r.done, nfs_opt(c)->timeout_s, why,
+				    sizeof(why)) < 0) {
+			fail(c, nb, "NLM (byte-range locks) connect: %s", why);
+			return -1;
+		}
+	}
+	/* (answered already, on the loop: its status) */
+	return wait_reply(c, nb, nb->nlm, "NLM (byte-range locks) connect") == NLM4_GRANTED ? 0 : -1;
+}
+#endif
 
 /*
  * nfs_mount, with libnfs's own words for a failure: its synchronous
