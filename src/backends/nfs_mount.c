@@ -270,7 +270,8 @@ static int mount_wait(struct client *c, struct nfs_context *nfs, struct mount_wa
 {
 	struct fiber *f = c && c->engine ? engine_fiber(c) : NULL;
 
-	if (f && fiber_on(f) && connecting_wait(c, f, nfs_get_rpc_context(nfs), &w->done, timeout_s, text, len) < 0)
+	if (f && fiber_on(f) &&
+	    connecting_wait(c, f, nfs_get_rpc_context(nfs), &w->done, timeout_s, text, len) < 0)
 		return -1;
 	while (!w->done) {
 		struct pollfd pfd = { .fd = nfs_get_fd(nfs), .events = (short)nfs_which_events(nfs) };
