@@ -382,22 +382,27 @@ nfs_client_ports() {
 @test "nfs engine: run as root, a server that does not answer: the start fails after one --nfs-timeout, not two" {
 	local gpid v t0 ms
 	[ "$(id -u)" = 0 ] || skip "needs root (the reserved ports)"
+	command -v strace >/dev/null || skip "no strace"
 	# the check mount from an ordinary port times out; from a reserved one
 	# it would only time out again (tried only when the server refuses)
 	gpid=$(nfs_server_pid)
 	kill -STOP "$gpid"
 	for v in 3 4; do
 		t0=$(date +%s%N)
-		run --separate-stderr nfs_ns_exec timeout 60 "$DBENCH" -B nfs --server 127.0.0.1 --export /export \
-			--nfs-version "$v" --nfs-timeout 3 -c "$T/client.txt" -t 3 --warmup 0 1
+		run --separate-stderr nfs_ns_exec timeout 60 strace -f --seccomp-bpf -e trace=bind \
+			-e status=successful -o "$T/binds" "$DBENCH" -B nfs --server 127.0.0.1 --export /export \
+			--nfs-version "$v" --nfs-timeout 4 -c "$T/client.txt" -t 3 --warmup 0 1
 		ms=$((($(date +%s%N) - t0) / 1000000))
 		echo "NFSv$v: $ms ms: $stderr"
+		cat "$T/binds"
 		[ "$status" -eq 2 ]
 		[[ "$stderr" =~ ^dbench:\ nfs:\ cannot\ mount\ 127.0.0.1:/export ]]
 		[ "$(wc -l <<<"$stderr")" -eq 1 ]
-		# each wait is 3 s at least: two would be 6
-		[ "$ms" -ge 3000 ]
-		[ "$ms" -lt 6000 ]
+		# no connection from a reserved port (below 1024) was made
+		[ "$(grep -Eo 'sin_port=htons\([0-9]+\)' "$T/binds" | tr -dc '0-9\n' | awk '$1 > 0 && $1 < 1024' | wc -l)" -eq 0 ]
+		# each wait is 4 s at least: two would be 8
+		[ "$ms" -ge 4000 ]
+		[ "$ms" -lt 8000 ]
 	done
 	kill -CONT "$gpid"
 	assert_no_procs
