@@ -226,9 +226,9 @@ enum backend_flags {
 					   run on one event loop a process */
 	BACKEND_FIBERS = 1u << 7,	/* BACKEND_ASYNC whose blocking calls wait on
 					   the loop when made on the client's fiber
-					   (engine_fiber): the core runs the setup
-					   and the cleanup after the run there too,
-					   clients side by side */
+					   (engine_fiber): the core runs the setup,
+					   the cleanup after the run and the
+					   teardown there too, clients side by side */
 };
 
 /*
@@ -301,10 +301,10 @@ enum backend_flags {
  * A process's clients may share state (one connection for all, as a real
  * initiator multiplexes): engine_shared() is one pointer per process the
  * backend owns.  setup, teardown, remove_tree and exists are synchronous
- * calls, with no op of the process in flight; teardown runs one client at
- * a time.  The setup (after the first client's, alone: it makes what the
- * clients share) and the cleanup after the run (remove_tree) run on the
- * loop: a backend with BACKEND_FIBERS is called on the client's fiber
+ * calls, with no op of the process in flight.  The setup (after the first
+ * client's, alone: it makes what the clients share), the cleanup after the
+ * run (remove_tree) and the teardown run on the loop: a backend with
+ * BACKEND_FIBERS is called on the client's fiber
  * (engine_fiber(), the one its ops run on: its waits yield there as an
  * op's do, and it completes the call with client_complete() as it would an
  * op; a wait of its own registers a source, and expire() may come before

@@ -98,6 +98,15 @@ static int client_cleanup(struct client *c)
 	return rc;
 }
 
+/* Tear a client down (once: its backend state goes); 0. */
+static int client_teardown(struct client *c)
+{
+	if (c->priv_ready && c->be->teardown)
+		c->be->teardown(c);
+	c->priv_ready = 0;
+	return 0;
+}
+
 /* This process's user and system CPU so far, in ns. */
 static void process_cpu(uint64_t *user, uint64_t *sys)
 {
@@ -297,11 +306,16 @@ void client_process_main(int first, int count, const struct program *prog, const
 		    getppid() != parent && !options.skip_cleanup && cl[0].priv_ready && !options.mpi)
 			remove_shared_roots(&cl[0], prog, sh);
 	}
+	/* the teardowns (disconnect, unmount): side by side on the loop
+	 * where the backend waits there (BACKEND_FIBERS: 1,000 NFSv3
+	 * umounts), each call within the backend's own deadline; else one
+	 * after another */
+	if (engine && (be->flags & BACKEND_FIBERS))
+		engine_phase(engine, 0, client_teardown, "teardown", 0, false);
 	for (int i = 0; i < count && cl[i].slot; i++) {	/* those set up or tried */
 		struct client *c = &cl[i];
 
-		if (c->priv_ready && be->teardown)
-			be->teardown(c);
+		client_teardown(c);
 		if (c->failed) {
 			slot_fail(c, c->error);
 			status = status ? status : EXIT_RUN_FAILED;

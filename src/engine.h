@@ -28,10 +28,11 @@ struct engine *engine_create(struct client *cl, int n);
 void engine_run(struct engine *e, const volatile int *stop, uint64_t grace_ns);
 
 /* Make fn(c) for the clients from the from-th on, on the loop (the setup
- * of all but the first, the cleanup after the run): a backend with
- * BACKEND_FIBERS runs it on the client's fiber, where its blocking calls
- * wait on the loop, so that up to a few dozen clients' calls are in flight
- * at once; another backend's fn runs to its end, client after client.  fn
+ * of all but the first, the cleanup after the run, the teardown): a
+ * backend with BACKEND_FIBERS runs it on the client's fiber, where its
+ * blocking calls wait on the loop, so that up to a few dozen clients'
+ * calls are in flight at once; another backend's fn runs to its end,
+ * client after client.  fn
  * returns 0 or -1 and says how it went itself (c->failed, c->error).  A
  * call the backend's deadline ends fails as it would outside the loop; with
  * grace_ns, calls still in flight --grace after the end of the run (at

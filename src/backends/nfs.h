@@ -145,11 +145,19 @@ static inline const struct nfs_options *nfs_opt(const struct client *c)
 }
 
 /* Mount the export (NFSv4 under --nfs-version 4): the context, or NULL
- * with one line in err.  c: the client whose setup it is (NULL: the
- * parent's check); on c's fiber (the setup on the event loop) it waits
- * there, the other clients' mounts beside it. */
+ * with one line in err and, if answered is not NULL, whether the server
+ * answered (refused) or nothing did (no connection, no reply in time).
+ * c: the client whose setup it is (NULL: the parent's check); on c's
+ * fiber (the setup on the event loop) it waits there, the other clients'
+ * mounts beside it. */
 struct nfs_context *nfs_mount_export(const struct nfs_options *o, struct client *c, char *err,
-				     size_t errlen);
+				     size_t errlen, bool *answered);
+/* Unmount the export (NFSv3: UMNT to the server's MOUNT service, a
+ * connection of its own; not if umount is false: the server may be gone)
+ * and free the context.  On c's fiber (the teardown on the event loop) it
+ * waits there, the other clients' umounts beside it; elsewhere within
+ * --nfs-timeout.  Whether the server took it is not asked. */
+void nfs_unmount(struct client *c, struct nfs_context *nfs, bool umount);
 /* The connection is unusable: set *dead (every later call of the client
  * fails, cleanup included), write the client's failure line ("nfs SERVER:
  * " and the message) and return STATUS_FATAL.  The v3 and v4 paths call
@@ -401,6 +409,7 @@ struct nfs_async {
 	struct nfs_async *next_woken;	/* in its connection's woken list */
 	bool woken;			/* on that list */
 	bool expired;			/* given up on (nfs_expire): its calls fail */
+	bool stopped;			/* nfs_async_stop: its calls poll, off the loop */
 };
 /* --nfs-connection shared: what a process's clients share (engine_shared) */
 struct nfs_proc {
@@ -426,7 +435,9 @@ void nfs_proc_leave(struct client *c, void *state, void (*free_state)(void *));
 int nfs_async_setup(struct client *c, struct nfs_async **asp, struct rpc_context *rpc, bool shared);
 /* Watch the client's NLM connection. */
 int nfs_async_watch_nlm(struct client *c, struct nfs_async *as, struct rpc_context *rpc);
-/* The op is not on the loop any more: its own connections unwatched. */
+/* The client is done with the loop (its teardown, before it closes its
+ * connections): its own connections unwatched; a call of its from now on
+ * polls its connection, on its fiber or not. */
 void nfs_async_stop(struct nfs_async *as);
 void nfs_async_free(struct nfs_async **asp);
 /* A reply for as's client came (from libnfs's callback). */
@@ -434,7 +445,8 @@ void nfs_async_wake(struct nfs_async *as);
 /* Was as's client given up on (expire), or the connection rpc is as's
  * lost?  Its calls then fail at once, on the loop or not (as may be NULL). */
 bool nfs_async_lost(const struct nfs_async *as, const struct rpc_context *rpc);
-/* Is the caller an op on the client's fiber (as may be NULL)? */
+/* Is the caller an op on the client's fiber, on the loop (as may be
+ * NULL)? */
 bool nfs_async_on(struct nfs_async *as);
 /* Is as's op on the loop, waiting on a connection its process's clients
  * share?  Then its calls are sent by the loop (source_commit). */

@@ -961,14 +961,15 @@ void nfs4_teardown(struct client *c)
 
 	if (!nb)
 		return;
-	nfs_async_stop(nb->as);	/* from here on, calls poll their connection */
 	/* open files are closed (locks released, writes committed) while
-	 * the session is there */
+	 * the session is there (and on the loop: the teardown runs on the
+	 * client's fiber, beside the others') */
 	nb_client_free(c, &nb->nbc);
 	while (nb->nopens)
 		open_drop(nb, nb->opens[0]);
 	free(nb->opens);
 	nb->opens = NULL;
+	nfs_async_stop(nb->as);	/* before the connection closes */
 	if (nb->shared) {
 		/* the last client of the process closes the connection; the
 		 * states (and the fibers' stacks, where late replies land) are
@@ -992,8 +993,7 @@ int nfs4_setup(struct client *c)
 	c->priv = nb;
 	nfs_port_policy(nfs_opt(c));
 	nb->wb = xcalloc(C4_INFLIGHT, sizeof(*nb->wb));
-	if (nfs4_session_start(c, nb) < 0 || nb_client_init(c, &nb->nbc, &nfs4_adapter, &nfs_opt(c)->files) < 0 ||
-	    (c->engine && nfs_async_setup(c, &nb->as, nb->rpc, nb->shared) < 0)) {
+	if (nfs4_session_start(c, nb) < 0 || nb_client_init(c, &nb->nbc, &nfs4_adapter, &nfs_opt(c)->files) < 0) {
 		nfs4_teardown(c);
 		return -1;
 	}

@@ -780,6 +780,9 @@ int nfs4_session_start(struct client *c, struct nfs4b *nb)
 		nb->shared = true;
 		if (proc->rpc) {
 			nb->rpc = proc->rpc;
+			/* on the loop from here on (the session's calls too) */
+			if (nfs_async_setup(c, &nb->as, nb->rpc, true) < 0)
+				return -1;
 			goto connected;
 		}
 	}
@@ -801,6 +804,11 @@ int nfs4_session_start(struct client *c, struct nfs4b *nb)
 			 nfs_opt(c)->server, port, rpc_get_error(nb->rpc));
 		return -1;
 	}
+	/* the connection on the loop (c->engine) from its start: on the
+	 * client's fiber (the setup of all but the first) the connect and
+	 * the session's calls wait there, the other clients' beside them */
+	if (nfs_async_setup(c, &nb->as, nb->rpc, nb->shared) < 0)
+		return -1;
 	snprintf(what, sizeof(what), "connect to port %d", port);
 	if (c4_wait_all(c, &nb->connect, 1, what, NULL) != NFS4_OK)
 		return -1;

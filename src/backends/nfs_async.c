@@ -119,12 +119,7 @@ void nfs_proc_leave(struct client *c, void *state, void (*free_state)(void *))
 	source_unwatch(&proc->conn.src);
 	if (proc->nfs) {
 		nfs_count_wire_bytes(c, proc->rpc);
-#ifdef HAVE_NFS_UMOUNT
-		nfs_set_timeout(proc->nfs, nfs_opt(c)->timeout_s * 1000);
-		if (!proc->conn.broken && !proc->given_up)
-			nfs_umount(proc->nfs);
-#endif
-		nfs_destroy_context(proc->nfs);
+		nfs_unmount(c, proc->nfs, !proc->conn.broken && !proc->given_up);
 	} else if (proc->rpc) {
 		nfs_count_wire_bytes(c, proc->rpc);
 		rpc_destroy_context(proc->rpc);
@@ -175,6 +170,7 @@ void nfs_async_stop(struct nfs_async *as)
 {
 	if (!as)
 		return;
+	as->stopped = true;
 	for (size_t i = 0; i < ARRAY_SIZE(as->own); i++)
 		source_unwatch(&as->own[i].src);
 }
@@ -221,7 +217,7 @@ int nfs_async_wait(struct nfs_async *as, struct rpc_context *rpc, uint64_t deadl
 
 bool nfs_async_on(struct nfs_async *as)
 {
-	return as && fiber_on(as->fiber);
+	return as && !as->stopped && fiber_on(as->fiber);
 }
 
 uint32_t nfs_submit(struct client *c, const struct op *op)
@@ -241,11 +237,12 @@ void nfs_expire(struct client *c)
 	if (!as)
 		return;	/* in its setup: the loop unwinds the fiber */
 	as->expired = true;
-	fiber_expire(as->fiber);
 	if (as->conn[0] && !as->conn[0]->owner)
 		as->conn[0]->proc->given_up = true;	/* the server may be gone */
 	for (size_t i = 0; i < ARRAY_SIZE(as->own); i++) {
 		source_unwatch(&as->own[i].src);
 		as->own[i].broken = true;
 	}
+	/* last: the call may unwind to the end of a teardown, which frees as */
+	fiber_expire(as->fiber);
 }

@@ -75,7 +75,9 @@ const struct backend_option nfs_option_table[] = {
  * walks all 500 (1,000 clients took minutes to connect).  So the
  * parent's check mount (nfsb_init) is made without the capability first:
  * if the server takes it, the clients drop it from their effective set
- * too, and connect from ordinary ports; if not, they keep it.
+ * too, and connect from ordinary ports; if the server refuses it, a second
+ * check mount is made with the capability, and the clients keep it; if
+ * nothing answers, the run ends there (one --nfs-timeout, not two).
  */
 
 /* Set CAP_NET_BIND_SERVICE in this process's effective set to on (from
@@ -110,6 +112,186 @@ void nfs_port_policy(const struct nfs_options *o)
 
 /* ---- setup ---- */
 
+/* Does libnfs's (or our wait's) text say that nothing answered: no
+ * connection, or no reply in time? */
+static bool no_answer(const char *text)
+{
+	return strstr(text, "timed out") || strstr(text, "no reply in") ||
+	       strcmp(text, "nfs_service failed") == 0;
+}
+
+static bool is_token(const char *s, int len, const char *token)
+{
+	return strlen(token) == (size_t)len && strncmp(s, token, (size_t)len) == 0;
+}
+
+/* Why an NFSv4 mount failed, in one line.  NFSv4 has no MOUNT protocol
+ * and no portmapper: libnfs connects to the NFS port (2049 unless given)
+ * and looks the export up in the server's pseudo file system, and its
+ * texts ("NFS4: (path /x) failed with NFS4ERR_NOENT(-2)", "command timed
+ * out") are turned into the reason.  Whether the server answered (a
+ * refusal; a server that wants reserved ports hides the export from
+ * others: NFS4ERR_NOENT), or nothing did (no connection, no reply). */
+static bool mount4_error(const struct nfs_options *o, const char *server, const char *export,
+			 const char *text, char *err, size_t errlen)
+{
+	int port = o->nfs_port_num ? o->nfs_port_num : 2049;
+	const char *code = strstr(text, "NFS4ERR_");
+	const char *q = o->url ? strchr(o->url, '?') : NULL;
+	char why[128];
+
+	/* --nfs nfs://HOST/EXPORT?nfsport=N */
+	for (const char *arg = q; arg; arg = strchr(arg + 1, '&')) {
+		int64_t v;
+		char num[8];
+
+		if (strncmp(arg + 1, "nfsport=", 8) != 0)
+			continue;
+		snprintf(num, sizeof(num), "%.*s", (int)strcspn(arg + 9, "&"), arg + 9);
+		if (parse_i64(num, &v) == 0 && v >= 1 && v <= 65535)
+			port = (int)v;
+	}
+
+	if (code) {
+		int len = (int)strspn(code, "NFS4ERR_ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+
+		if (is_token(code, len, "NFS4ERR_NOENT"))
+			snprintf(err, errlen, "nfs: cannot mount %s:%s: the server exports no %s over NFSv4 (NFS4ERR_NOENT)",
+				 server, export, export);
+		else if (is_token(code, len, "NFS4ERR_ACCESS") || is_token(code, len, "NFS4ERR_WRONGSEC") ||
+			 is_token(code, len, "NFS4ERR_PERM"))
+			snprintf(err, errlen, "nfs: cannot mount %s:%s over NFSv4: %.*s (is it exported to this client?)",
+				 server, export, len, code);
+		else
+			snprintf(err, errlen, "nfs: cannot mount %s:%s over NFSv4: %.*s", server, export, len, code);
+		return true;
+	}
+	tcp_probe(server, port, o->timeout_s * 1000, why, sizeof(why));
+	if (why[0])
+		snprintf(err, errlen, "nfs: cannot mount %s:%s over NFSv4: no answer on port %d (nfs): %s", server,
+			 export, port, why);
+	else if (strstr(text, "timed out"))
+		snprintf(err, errlen, "nfs: cannot mount %s:%s over NFSv4: no reply in %d s: the server does not answer",
+			 server, export, o->timeout_s);
+	else if (strstr(text, "(null)") || !text[0])
+		/* libnfs 4.0's text when the RPC is refused (PROG_MISMATCH:
+		 * a server that speaks NFSv3 only); 6.0 and 7.0 give none */
+		snprintf(err, errlen, "nfs: cannot mount %s:%s over NFSv4: the server refused the NFSv4 call (does it serve NFSv4?)",
+			 server, export);
+	else
+		snprintf(err, errlen, "nfs: cannot mount %s:%s over NFSv4: %s", server, export, text);
+	return !why[0] && !no_answer(text);
+}
+
+/* The answer of a mount or umount (nfs_mount_async's, nfs_umount_async's
+ * callback).  It lives as long as the context: a call given up on (our
+ * deadline) is answered (cancelled) into it when the context is destroyed. */
+struct mount_wait {
+	bool done;
+	int status;
+	char text[256];		/* why it failed: libnfs's words */
+};
+
+static void on_mount(int status, struct nfs_context *nfs, void *data, void *private_data)
+{
+	struct mount_wait *w = private_data;
+
+	w->done = true;
+	w->status = status;
+	if (status < 0)
+		snprintf(w->text, sizeof(w->text), "%s", data ? (const char *)data : nfs_get_error(nfs));
+}
+
+/* A connection libnfs is making (a mount, an umount, NLM) on the event
+ * loop, for a client's setup or teardown on its fiber: wake the fiber with
+ * what came. */
+struct mount_source {
+	struct source src;
+	struct fiber *fiber;
+	uint32_t revents;
+};
+
+static void mount_ready(struct source *src, uint32_t revents)
+{
+	struct mount_source *m = src->arg;
+	struct fiber *f = m->fiber;	/* m is on the fiber's stack */
+
+	m->revents |= revents;
+	if (fiber_resume(f))
+		client_complete(f->c, f->status);
+}
+
+/* Wait on the event loop, yielding on the client's fiber, until *done:
+ * for a connection libnfs is making, which moves from the portmapper to
+ * the service (a mount: MOUNT, then NFS), a connection each (the next one
+ * often under the number of the last), so the descriptor is watched anew
+ * for every wait (a few a mount).  0, or -1 with the reason. */
+static int connecting_wait(struct client *c, struct fiber *f, struct rpc_context *rpc,
+			   const bool *done, int timeout_s, char *text, size_t len)
+{
+	struct mount_source m = { .src = { .fd = -1, .ready = mount_ready }, .fiber = f };
+	int rc = 0;
+
+	m.src.arg = &m;
+	while (!*done) {
+		m.src.fd = rpc_get_fd(rpc);
+		m.src.events = (uint32_t)rpc_which_events(rpc);
+		if (m.src.fd < 0 || engine_watch(c, &m.src) < 0) {
+			snprintf(text, len, "nfs_service failed");
+			rc = -1;
+			break;
+		}
+		m.revents = 0;
+		/* as the poll loop's: the deadline counts only while nothing comes */
+		c->deadline_ns = now_ns() + (uint64_t)timeout_s * NSEC_PER_SEC;
+		if (fiber_wait(f) < 0) {
+			snprintf(text, len, "no reply in %d s: the server stopped answering", timeout_s);
+			rc = -1;
+			break;
+		}
+		source_unwatch(&m.src);
+		if (rpc_service(rpc, (int)m.revents) < 0 && !*done) {
+			snprintf(text, len, "nfs_service failed");
+			rc = -1;
+			break;
+		}
+	}
+	source_unwatch(&m.src);	/* (a no-op if not watched) */
+	c->deadline_ns = 0;
+	return rc;
+}
+
+/* Wait for the mount or umount queued on nfs to be answered (into w).  On
+ * c's fiber (a client's setup or teardown on the event loop; c is NULL in
+ * the parent) the wait is the loop's; else a poll loop, bounded by
+ * libnfs's timeout.  0, or -1 with the reason in text. */
+static int mount_wait(struct client *c, struct nfs_context *nfs, struct mount_wait *w, int timeout_s,
+		      char *text, size_t len)
+{
+	struct fiber *f = c && c->engine ? engine_fiber(c) : NULL;
+
+	if (f && fiber_on(f) &&
+	    connecting_wait(c, f, nfs_get_rpc_context(nfs), &w->done, timeout_s, text, len) < 0)
+		return -1;
+	while (!w->done) {
+		struct pollfd pfd = { .fd = nfs_get_fd(nfs), .events = (short)nfs_which_events(nfs) };
+
+		/* a tenth of a second at most: libnfs checks its timeouts
+		 * when serviced */
+		if (poll(&pfd, 1, 100) < 0 && errno != EINTR)
+			pfd.revents = POLLERR;
+		if (nfs_service(nfs, pfd.revents) < 0 && !w->done) {
+			snprintf(text, len, "nfs_service failed");
+			return -1;
+		}
+	}
+	if (w->status < 0) {
+		snprintf(text, len, "%s", w->text);
+		return -1;
+	}
+	return 0;
+}
+
 /* Connect a second RPC context to the server's NLM v4 service. */
 #if NLM_BUILT
 static void on_connect(struct rpc_context *rpc, int status, void *data, void *private_data)
@@ -143,144 +325,22 @@ static int nlm_connect(struct client *c, struct nfsb *nb)
 			 rpc_get_error(nb->nlm));
 		return -1;
 	}
+	/* on the client's fiber (the setup of all but the first) the wait is
+	 * the loop's, the other clients' connects beside it: through the
+	 * portmapper, a connection that moves (connecting_wait) */
+	if (c->engine && fiber_on(engine_fiber(c))) {
+		char why[sizeof(c->error)];
+
+		if (connecting_wait(c, engine_fiber(c), nb->nlm, &nb->r.done, nfs_opt(c)->timeout_s, why,
+				    sizeof(why)) < 0) {
+			fail(c, nb, "NLM (byte-range locks) connect: %s", why);
+			return -1;
+		}
+	}
+	/* (answered already, on the loop: its status) */
 	return wait_reply(c, nb, nb->nlm, "NLM (byte-range locks) connect") == NLM4_GRANTED ? 0 : -1;
 }
 #endif
-
-static bool is_token(const char *s, int len, const char *token)
-{
-	return strlen(token) == (size_t)len && strncmp(s, token, (size_t)len) == 0;
-}
-
-/* Why an NFSv4 mount failed, in one line.  NFSv4 has no MOUNT protocol
- * and no portmapper: libnfs connects to the NFS port (2049 unless given)
- * and looks the export up in the server's pseudo file system, and its
- * texts ("NFS4: (path /x) failed with NFS4ERR_NOENT(-2)", "command timed
- * out") are turned into the reason. */
-static void mount4_error(const struct nfs_options *o, const char *server, const char *export,
-			 const char *text, char *err, size_t errlen)
-{
-	int port = o->nfs_port_num ? o->nfs_port_num : 2049;
-	const char *code = strstr(text, "NFS4ERR_");
-	const char *q = o->url ? strchr(o->url, '?') : NULL;
-	char why[128];
-
-	/* --nfs nfs://HOST/EXPORT?nfsport=N */
-	for (const char *arg = q; arg; arg = strchr(arg + 1, '&')) {
-		int64_t v;
-		char num[8];
-
-		if (strncmp(arg + 1, "nfsport=", 8) != 0)
-			continue;
-		snprintf(num, sizeof(num), "%.*s", (int)strcspn(arg + 9, "&"), arg + 9);
-		if (parse_i64(num, &v) == 0 && v >= 1 && v <= 65535)
-			port = (int)v;
-	}
-
-	if (code) {
-		int len = (int)strspn(code, "NFS4ERR_ABCDEFGHIJKLMNOPQRSTUVWXYZ");
-
-		if (is_token(code, len, "NFS4ERR_NOENT"))
-			snprintf(err, errlen, "nfs: cannot mount %s:%s: the server exports no %s over NFSv4 (NFS4ERR_NOENT)",
-				 server, export, export);
-		else if (is_token(code, len, "NFS4ERR_ACCESS") || is_token(code, len, "NFS4ERR_WRONGSEC") ||
-			 is_token(code, len, "NFS4ERR_PERM"))
-			snprintf(err, errlen, "nfs: cannot mount %s:%s over NFSv4: %.*s (is it exported to this client?)",
-				 server, export, len, code);
-		else
-			snprintf(err, errlen, "nfs: cannot mount %s:%s over NFSv4: %.*s", server, export, len, code);
-		return;
-	}
-	tcp_probe(server, port, o->timeout_s * 1000, why, sizeof(why));
-	if (why[0])
-		snprintf(err, errlen, "nfs: cannot mount %s:%s over NFSv4: no answer on port %d (nfs): %s", server,
-			 export, port, why);
-	else if (strstr(text, "timed out"))
-		snprintf(err, errlen, "nfs: cannot mount %s:%s over NFSv4: no reply in %d s: the server does not answer",
-			 server, export, o->timeout_s);
-	else if (strstr(text, "(null)") || !text[0])
-		/* libnfs 4.0's text when the RPC is refused (PROG_MISMATCH:
-		 * a server that speaks NFSv3 only); 6.0 and 7.0 give none */
-		snprintf(err, errlen, "nfs: cannot mount %s:%s over NFSv4: the server refused the NFSv4 call (does it serve NFSv4?)",
-			 server, export);
-	else
-		snprintf(err, errlen, "nfs: cannot mount %s:%s over NFSv4: %s", server, export, text);
-}
-
-/* The mount's answer (nfs_mount_async's callback). */
-struct mount_wait {
-	bool done;
-	int status;
-	char text[256];		/* why it failed: libnfs's words */
-};
-
-static void on_mount(int status, struct nfs_context *nfs, void *data, void *private_data)
-{
-	struct mount_wait *w = private_data;
-
-	w->done = true;
-	w->status = status;
-	if (status < 0)
-		snprintf(w->text, sizeof(w->text), "%s", data ? (const char *)data : nfs_get_error(nfs));
-}
-
-/* The mount's connection on the event loop (a client's setup on its
- * fiber): wake the fiber with what came. */
-struct mount_source {
-	struct source src;
-	struct fiber *fiber;
-	uint32_t revents;
-};
-
-static void mount_ready(struct source *src, uint32_t revents)
-{
-	struct mount_source *m = src->arg;
-	struct fiber *f = m->fiber;	/* m is on the fiber's stack */
-
-	m->revents |= revents;
-	if (fiber_resume(f))
-		client_complete(f->c, f->status);
-}
-
-/* Wait for the mount on the event loop, yielding on the client's fiber:
- * libnfs moves from the portmapper to MOUNT to NFS, a connection each
- * (the next one often under the number of the last), so the descriptor
- * is watched anew for every wait (a few a mount).  0, or -1 with the
- * reason. */
-static int mount_wait_loop(struct client *c, struct fiber *f, struct nfs_context *nfs,
-			   const struct mount_wait *w, int timeout_s, char *text, size_t len)
-{
-	struct mount_source m = { .src = { .fd = -1, .ready = mount_ready }, .fiber = f };
-	int rc = 0;
-
-	m.src.arg = &m;
-	while (!w->done) {
-		m.src.fd = nfs_get_fd(nfs);
-		m.src.events = (uint32_t)nfs_which_events(nfs);
-		if (m.src.fd < 0 || engine_watch(c, &m.src) < 0) {
-			snprintf(text, len, "nfs_service failed");
-			rc = -1;
-			break;
-		}
-		m.revents = 0;
-		/* as the poll loop's: the deadline counts only while nothing comes */
-		c->deadline_ns = now_ns() + (uint64_t)timeout_s * NSEC_PER_SEC;
-		if (fiber_wait(f) < 0) {
-			snprintf(text, len, "no reply in %d s: the server stopped answering", timeout_s);
-			rc = -1;
-			break;
-		}
-		source_unwatch(&m.src);
-		if (nfs_service(nfs, (int)m.revents) < 0 && !w->done) {
-			snprintf(text, len, "nfs_service failed");
-			rc = -1;
-			break;
-		}
-	}
-	source_unwatch(&m.src);	/* (a no-op if not watched) */
-	c->deadline_ns = 0;
-	return rc;
-}
 
 /*
  * nfs_mount, with libnfs's own words for a failure: its synchronous
@@ -288,48 +348,28 @@ static int mount_wait_loop(struct client *c, struct fiber *f, struct nfs_context
  * replacing them with the RPC layer's last error, which is empty after a
  * refusal (and from 6.0 a mount without a version set falls back to
  * NFSv4: we always set one).  The callback's text is the same in every
- * version.  On c's fiber (a client's setup on the event loop; c is NULL
- * in the parent) the wait is the loop's.  0, or -1 with the reason in text.
+ * version.  0, or -1 with the reason in text.
  */
-static int mount_export(struct client *c, struct nfs_context *nfs, const char *server,
-			const char *export, int timeout_s, char *text, size_t len)
+static int mount_export(struct client *c, struct nfs_context *nfs, struct mount_wait *w,
+			const char *server, const char *export, int timeout_s, char *text, size_t len)
 {
-	struct mount_wait w = { 0 };
-	struct fiber *f = c && c->engine ? engine_fiber(c) : NULL;
-
-	if (nfs_mount_async(nfs, server, export, on_mount, &w) != 0) {
+	if (nfs_mount_async(nfs, server, export, on_mount, w) != 0) {
 		snprintf(text, len, "%s", nfs_get_error(nfs));
 		return -1;
 	}
-	if (f && fiber_on(f) && mount_wait_loop(c, f, nfs, &w, timeout_s, text, len) < 0)
-		return -1;
-	while (!w.done) {
-		struct pollfd pfd = { .fd = nfs_get_fd(nfs), .events = (short)nfs_which_events(nfs) };
-
-		/* a tenth of a second at most: libnfs checks its timeouts
-		 * when serviced */
-		if (poll(&pfd, 1, 100) < 0 && errno != EINTR)
-			pfd.revents = POLLERR;
-		if (nfs_service(nfs, pfd.revents) < 0 && !w.done) {
-			snprintf(text, len, "nfs_service failed");
-			return -1;
-		}
-	}
-	if (w.status < 0) {
-		snprintf(text, len, "%s", w.text);
-		return -1;
-	}
-	return 0;
+	return mount_wait(c, nfs, w, timeout_s, text, len);
 }
 
-/* A libnfs context with our settings, mounted.  On failure, NULL and one
- * line in err. */
+/* A libnfs context with our settings, mounted.  On failure, NULL, one
+ * line in err, and (if answered is not NULL) whether the server answered
+ * (a refusal) or nothing did (no connection, no reply in time). */
 struct nfs_context *nfs_mount_export(const struct nfs_options *o, struct client *c, char *err,
-				     size_t errlen)
+				     size_t errlen, bool *answered)
 {
 	struct nfs_context *nfs = nfs_init_context();
 	const char *server = o->server, *export = o->export_path;
 	struct nfs_url *url = NULL;
+	struct mount_wait w = { 0 };	/* until the context is destroyed */
 	char text[256];
 
 	if (!nfs) {
@@ -354,13 +394,17 @@ struct nfs_context *nfs_mount_export(const struct nfs_options *o, struct client 
 	nfs_set_timeout(nfs, o->timeout_s * 1000);
 	nfs_set_autoreconnect(nfs, 0);
 	nfs_set_version(nfs, o->version == 4 ? 4 : NFS_V3);	/* NFS_V4 is in libnfs-raw-nfs4.h */
-	if (mount_export(c, nfs, server, export, o->timeout_s, text, sizeof(text)) < 0) {
+	if (mount_export(c, nfs, &w, server, export, o->timeout_s, text, sizeof(text)) < 0) {
 		const char *hint = "";
 		int port = o->mount_port_num ? o->mount_port_num : 111;
 		char why[128] = "";
 
+		bool ans;
+
 		if (o->version == 4) {
-			mount4_error(o, server, export, text, err, errlen);
+			ans = mount4_error(o, server, export, text, err, errlen);
+			if (answered)
+				*answered = ans;
 			goto fail;
 		}
 
@@ -375,6 +419,8 @@ struct nfs_context *nfs_mount_export(const struct nfs_options *o, struct client 
 		} else {
 			hint = " (is it exported to this client?)";
 		}
+		if (answered)
+			*answered = !why[0] && !no_answer(text);
 		if (why[0])
 			snprintf(err, errlen, "nfs: cannot mount %s:%s: no answer on port %d (%s): %s",
 				 server, export, port,
@@ -395,6 +441,25 @@ fail:
 		nfs_destroy_url(url);
 	nfs_destroy_context(nfs);
 	return NULL;
+}
+
+void nfs_unmount(struct client *c, struct nfs_context *nfs, bool umount)
+{
+#ifdef HAVE_NFS_UMOUNT
+	struct mount_wait w = { 0 };	/* until the context is destroyed */
+	char text[256];
+
+	if (umount) {
+		/* libnfs's timeout again, for the poll loop (not on the event
+		 * loop); whether the server took it, nobody asks */
+		nfs_set_timeout(nfs, nfs_opt(c)->timeout_s * 1000);
+		if (nfs_umount_async(nfs, on_mount, &w) == 0)
+			mount_wait(c, nfs, &w, nfs_opt(c)->timeout_s, text, sizeof(text));
+	}
+#else
+	(void)umount;
+#endif
+	nfs_destroy_context(nfs);
 }
 
 uint32_t nfs_fail(struct client *c, bool *dead, const char *fmt, ...)
@@ -443,13 +508,14 @@ void nfsb_teardown(struct client *c)
 
 	if (!nb)
 		return;
-	nfs_async_stop(nb->as);	/* from here on, calls poll their connection */
 	/* files left open are closed (their locks released, their unstable
-	 * writes committed) while the connections are there */
+	 * writes committed) while the connections are there (and on the
+	 * loop: the teardown runs on the client's fiber, beside the others') */
 	nb_client_free(c, &nb->nbc);
 #if NLM_BUILT
 	nlm_release_all(c, nb);
 #endif
+	nfs_async_stop(nb->as);	/* before the descriptors close */
 	if (nb->shared) {
 		/* the last client of the process closes the connection; the
 		 * states are freed after it (late replies land in them) */
@@ -472,15 +538,8 @@ void nfsb_teardown(struct client *c)
 	if (nb->nlm)
 		rpc_destroy_context(nb->nlm);
 #endif
-	if (nb->nfs) {
-#ifdef HAVE_NFS_UMOUNT
-		/* a synchronous call: with a timeout again */
-		nfs_set_timeout(nb->nfs, nfs_opt(c)->timeout_s * 1000);
-		if (!nb->dead)
-			nfs_umount(nb->nfs);
-#endif
-		nfs_destroy_context(nb->nfs);
-	}
+	if (nb->nfs)
+		nfs_unmount(c, nb->nfs, !nb->dead);
 	hmap_free(&nb->cache, free);
 	free(nb);
 	c->priv = NULL;
@@ -510,14 +569,14 @@ int nfsb_setup(struct client *c)
 
 		nb->shared = true;
 		if (!proc->nfs) {
-			proc->nfs = nfs_mount_export(nfs_opt(c), c, c->error, sizeof(c->error));
+			proc->nfs = nfs_mount_export(nfs_opt(c), c, c->error, sizeof(c->error), NULL);
 			if (!proc->nfs)
 				goto fail;
 			proc->rpc = nfs_get_rpc_context(proc->nfs);
 		}
 		nb->nfs = proc->nfs;
 	} else {
-		nb->nfs = nfs_mount_export(nfs_opt(c), c, c->error, sizeof(c->error));
+		nb->nfs = nfs_mount_export(nfs_opt(c), c, c->error, sizeof(c->error), NULL);
 	}
 	if (!nb->nfs)
 		goto fail;
@@ -914,18 +973,26 @@ int nfsb_init(void *be_opt, const struct run_info *run)
 		return -1;
 	}
 #endif
-	/* from an ordinary port first (see "reserved ports"); NLM keeps
-	 * the reserved ones (the check mount does not try it) */
+	/* from an ordinary port first (see "reserved ports"), and from a
+	 * reserved one only if the server refused that: a server that does
+	 * not answer is waited for once (--nfs-timeout), not twice.  NLM
+	 * keeps the reserved ports (the check mount does not try it). */
 	if (!o->enable_nlm && bind_service_cap(false) == 1) {
-		nfs = nfs_mount_export(o, NULL, err, sizeof(err));
+		bool answered = false;
+
+		nfs = nfs_mount_export(o, NULL, err, sizeof(err), &answered);
 		bind_service_cap(true);
 		if (nfs) {
 			o->any_port = 1;
 			nfs_destroy_context(nfs);
 			return 0;
 		}
+		if (!answered) {
+			warnx_("%s", err);
+			return -1;
+		}
 	}
-	nfs = nfs_mount_export(o, NULL, err, sizeof(err));
+	nfs = nfs_mount_export(o, NULL, err, sizeof(err), NULL);
 	if (!nfs) {
 		warnx_("%s", err);
 		return -1;

@@ -377,13 +377,17 @@ EOF
 	loadfile lock.txt <<'EOF'
 LOCK4 "/locks.dat" child 1 NLM4_GRANTED
 LOOP 10000000
-LOCK4 "/locks.dat" child+2 1 NLM4_GRANTED
-UNLOCK4 "/locks.dat" child+2 1 NLM4_GRANTED
+LOCK4 "/locks.dat" child+num_children 1 NLM4_GRANTED
+UNLOCK4 "/locks.dat" child+num_children 1 NLM4_GRANTED
 ENDLOOP
 EOF
-	local run
-	for run in 1 2; do
-		nfs_dbench --enable-nlm -c "$T/lock.txt" -t 2 --warmup 0 2
+	local run args
+	# a process a client, then 4 clients on one process's event loop
+	# (their NLM connections made and their locks released side by side)
+	for run in "1 2" "2 2" "3 --clients-per-process 4 4" "4 --clients-per-process 4 4"; do
+		read -r run args <<<"$run"
+		# shellcheck disable=SC2086 # args: options, a word each
+		nfs_dbench --enable-nlm -c "$T/lock.txt" -t 2 --warmup 0 $args
 		echo "run $run: $output $stderr"
 		[ "$status" -eq 0 ]
 		[[ "$output" == *", 0 mismatches,"* ]]
