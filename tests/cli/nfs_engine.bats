@@ -282,6 +282,7 @@ L
 
 @test "nfs engine: the clients' NFSv3 umounts wait side by side: a MOUNT service gone after the start costs one --nfs-timeout, not one a client" {
 	local pid rpcb rc t0 ms mode
+	sanitizer_pass_skip "a wall-clock comparison; the teardown phase on the fibers runs at the end of every test of this file"
 	# trees of the clients' own (no shared root: no final cleanup, which
 	# would mount anew); each client then sleeps to the end of the run
 	loadfile own.txt <<'L'
@@ -294,7 +295,7 @@ L
 	rpcb=$(nfs_rpcbind_pid)
 	for mode in client shared; do
 		nfs_ns_exec timeout 120 "$DBENCH" -B nfs --server 127.0.0.1 --export /export \
-			--nfs-timeout 2 -c "$T/own.txt" -t 3 --warmup 0 --clients-per-process 8 \
+			--nfs-timeout 4 -c "$T/own.txt" -t 3 --warmup 0 --clients-per-process 8 \
 			--nfs-connection "$mode" 2 >"$T/out" 2>"$T/err" &
 		pid=$!
 		wait_for -t 60 "the release" grep -q "^releasing clients" "$T/out"
@@ -311,19 +312,20 @@ L
 		[ "$rc" -eq 0 ]
 		[[ "$(cat "$T/out")" =~ Throughput\ [0-9.]+\ MB/sec\ +16\ clients\ +2\ procs ]]
 		! grep -q "^dbench" "$T/err"
-		# the run (3 s), the cleanup, 2 s for the umounts a process: 8
-		# clients' one after another would be 16 s
-		[ "$ms" -lt 11000 ]
+		# the run (3 s), the cleanup, 4 s for the umounts a process (7.6 s
+		# at load 20 with 2 s): 8 clients' one after another would be 32 s
+		[ "$ms" -lt 20000 ]
 		assert_export_empty
 	done
 	assert_no_procs
 }
 
-@test "nfs engine: NFSv4 sessions start side by side: 24 clients behind a server 200 ms away set up in a few round trips" {
+@test "nfs engine: NFSv4 sessions start side by side: 24 clients behind a server 400 ms away set up in a few round trips" {
 	local pid port t0 ms rc=0
-	# every reply 200 ms late: a session (SETCLIENTID, its CONFIRM, the
-	# export's LOOKUP) is 0.6 s; 23 of them one after another 14 s
-	nfs_ns_exec python3 "$BATS_TEST_DIRNAME/../lib/delay_proxy.py" 127.0.0.1 2049 200 >"$T/proxy" &
+	sanitizer_pass_skip "a wall-clock comparison; NFSv4 sessions start on the fibers in every NFSv4 test of this file"
+	# every reply 400 ms late: a session (SETCLIENTID, its CONFIRM, the
+	# export's LOOKUP) is 1.2 s; 23 of them one after another 28 s
+	nfs_ns_exec python3 "$BATS_TEST_DIRNAME/../lib/delay_proxy.py" 127.0.0.1 2049 400 >"$T/proxy" &
 	PROXY_PID=$!
 	wait_for -t 30 "the proxy to listen" test -s "$T/proxy"
 	port=$(cat "$T/proxy")
@@ -339,9 +341,9 @@ L
 	cat "$T/out" "$T/err"
 	[ "$rc" -eq 0 ]
 	[[ "$(cat "$T/out")" =~ Throughput\ [0-9.]+\ MB/sec\ +24\ clients\ +1\ procs ]]
-	# the check mount, the first client, then the others together: 3-5 s
-	# (one after another: 19 s)
-	[ "$ms" -lt 8000 ]
+	# the check mount, the first client, then the others together: ~4 s
+	# (4.8 s at load 20 with 200 ms; one after another: 38 s)
+	[ "$ms" -lt 20000 ]
 	assert_export_empty
 	assert_no_procs
 }
@@ -402,9 +404,8 @@ nfs_client_ports() {
 		[ "$(wc -l <<<"$stderr")" -eq 1 ]
 		# no connection from a reserved port (below 1024) was made
 		[ "$(grep -Eo 'sin_port=htons\([0-9]+\)' "$T/binds" | tr -dc '0-9\n' | awk '$1 > 0 && $1 < 1024' | wc -l)" -eq 0 ]
-		# each wait is 4 s at least: two would be 8
+		# the wait is kept (no second one from a reserved port: above)
 		[ "$ms" -ge 4000 ]
-		[ "$ms" -lt 8000 ]
 	done
 	kill -CONT "$gpid"
 	assert_no_procs
