@@ -102,8 +102,6 @@ static void reply_ready(struct serve_conn *c, uint32_t hdrlen, uint32_t zeros)
 	c->reply_off = 0;
 	c->reply_len = hdrlen;
 	c->zeros_left = zeros;
-	c->reply_total = hdrlen + zeros;
-	c->reply_sent = 0;
 	c->state = c->payload_left ? SERVE_S_PAYLOAD : SERVE_S_REPLY;
 }
 
@@ -201,7 +199,6 @@ void serve_sent(struct serve_conn *c, size_t n)
 	size_t hdr = c->reply_len - c->reply_off;
 
 	c->counts.bytes_out += n;
-	c->reply_sent += (uint32_t)n;
 	if (n < hdr) {
 		c->reply_off += (uint32_t)n;
 		return;
@@ -218,9 +215,23 @@ void serve_sent(struct serve_conn *c, size_t n)
 	c->state = SERVE_S_HEADER;
 }
 
+/* The reply's payload, as its header gives it (a classic reply header
+ * is that length alone): the zeros it began with. */
+static uint32_t reply_payload(const struct serve_conn *c)
+{
+	struct frame_header h;
+
+	if (c->format == 2)
+		return get_be32(c->reply);
+	frame_decode(c->reply, &h);
+	return h.length;
+}
+
 /* Where the connection stood, as serve_connection() says it. */
 static void where(const struct serve_conn *c, struct xfer *x, uint64_t *done)
 {
+	uint32_t payload;
+
 	switch (c->state) {
 	case SERVE_S_HEADER:
 		*x = (struct xfer){ c->format == 2 ? "classic header" : "header",
@@ -232,8 +243,9 @@ static void where(const struct serve_conn *c, struct xfer *x, uint64_t *done)
 		*done = c->payload_len - c->payload_left;
 		break;
 	default:
-		*x = (struct xfer){ "reply", c->reply_total };
-		*done = c->reply_sent;
+		payload = reply_payload(c);
+		*x = (struct xfer){ "reply", (uint64_t)c->reply_len + payload };
+		*done = (uint64_t)c->reply_off + payload - c->zeros_left;
 		break;
 	}
 }

@@ -109,9 +109,8 @@ struct serve_conn {
 	uint32_t payload_left;	/* of which still to drop */
 	uint8_t reply[FRAME_HEADER_SIZE]; /* the reply's header */
 	uint32_t reply_off, reply_len; /* header bytes sent, header bytes */
-	uint32_t zeros_left;	/* reply payload still to send */
-	uint32_t reply_total;	/* the whole reply, header included */
-	uint32_t reply_sent;	/* of which sent */
+	uint32_t zeros_left;	/* reply payload still to send (the header
+				   says how much there was) */
 	enum serve_end end;	/* in SERVE_S_DONE */
 	struct serve_counts counts;
 	char why[200];		/* in SERVE_S_DONE: one line of detail */

@@ -4,11 +4,13 @@
  * that tbench measures the TCP and process load of a file server as if
  * the server itself were infinitely fast.
  *
- * One process per connection, as smbd does: the parent only accepts,
- * forks and reaps; a child serves one connection (serve.c) and dies with
- * its parent.  SIGTERM, SIGINT and SIGHUP stop the parent, which stops
- * and reaps every child before it exits.  The only file it writes is the
- * optional pid file.
+ * Here: the options, the listeners, the log, and the default mode, a
+ * process per connection, as smbd does: the parent only accepts, forks
+ * and reaps; a child serves one connection (serve.c) and dies with its
+ * parent.  --workers N hands the accepted connections to N event loops
+ * instead (workers.c).  SIGTERM, SIGINT and SIGHUP stop the parent,
+ * which stops and reaps every child before it exits.  The only file it
+ * writes is the optional pid file.
  *
  * Copyright (C) 2026 The dbench authors.  GPL-3.0-or-later.
  */
@@ -27,81 +29,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/time.h>
-#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "tbench_wire.h"
-#include "serve.h"
+#include "tbench_srv.h"
+#include "workers.h"
 
-#define PROGNAME "tbench_srv"
-#define MAX_LISTENERS 16
 #define DEFAULT_MAX_CLIENTS 1024
 #define DEFAULT_TIMEOUT 60
 #define DEFAULT_REQUEST_TIMEOUT 300	/* a 16 MiB request at 1 Mbit/s takes 134 s */
 #define DEFAULT_IDLE_TIMEOUT 3600	/* well past a tbench run's setup and pauses */
-#define MAX_WORKERS 256		/* --workers */
 #define STOP_GRACE_MS 2000	/* children get this long after SIGTERM */
 #define EXIT_USAGE 2
 
-struct srv_options {
-	int port;		/* -p: TCP port, 0: any free one */
-	const char **bind;	/* -b: addresses (NULL-terminated), NULL: all */
-	int max_clients;	/* --max-clients */
-	int timeout;		/* --timeout: seconds a frame may stall, 0: none */
-	int request_timeout;	/* --request-timeout: seconds a request may take
-				   from its first byte to its last, 0: none */
-	int idle_timeout;	/* --idle-timeout: seconds a connection may wait
-				   between requests, 0: none */
-	int daemon;		/* -D: detach */
-	int foreground;		/* --foreground: stay attached (the default) */
-	const char *pid_file;	/* --pid-file */
-	int workers;		/* --workers: 0, a process per connection */
-	int verbose;		/* -v */
-	int version;		/* --version */
-	struct sockopts so;	/* parsed sockopts */
-};
-
-/* --workers: shared by the parent and its workers (__atomic builtins):
- * the connections open, all together and each worker's. */
-struct wshared {
-	int nconn;
-	int per[MAX_WORKERS];
-};
-
-struct listener {
-	int fd;			/* listening socket */
-	char name[INET6_ADDRSTRLEN + 16]; /* "[::]:7003", for messages */
-};
-
-struct server {
-	const struct srv_options *opt;
-	struct listener lst[MAX_LISTENERS];
-	int nlst;		/* listeners in use */
-	int sigfd;		/* signalfd for SIGCHLD, SIGTERM, SIGINT, SIGHUP */
-	sigset_t sigs;		/* those signals (blocked in the parent) */
-	pid_t *children;	/* nslots slots, 0 = free */
-	int nslots;		/* max_clients, or --workers */
-	int stopping;		/* stop_children() under way */
-	struct wshared *shared;	/* --workers: the connection counts */
-	int handoff[MAX_WORKERS]; /* --workers: the parent's end of each
-				   worker's socket for accepted connections */
-	int nchildren;		/* slots in use */
-	pid_t pid;		/* the serving parent */
-	int piddir;		/* directory of the pid file, or -1 */
-	const char *pidbase;	/* pid file name within piddir */
-};
-
-/* One line to stderr, written at once so that children don't interleave. */
-static void __attribute__((format(printf, 1, 2))) logline(const char *fmt, ...)
+/* ---- The log (tbench_srv.h): one write a line. */
+void logline(const char *fmt, ...)
 {
 	char buf[512];
 	va_list ap;
@@ -117,6 +64,18 @@ static void __attribute__((format(printf, 1, 2))) logline(const char *fmt, ...)
 	if (write(STDERR_FILENO, buf, (size_t)n) < 0)
 		return;
 }
+
+void log_end(const struct srv_options *opt, const char *peer, enum serve_end end,
+	     const char *why, const struct serve_counts *n)
+{
+	if (opt->verbose || end == SERVE_PROTOCOL || end == SERVE_TIMEOUT)
+		logline("%s: disconnected (%s): %s; %llu requests, %llu bytes in, %llu bytes out%s",
+			peer, serve_end_name(end), why, (unsigned long long)n->requests,
+			(unsigned long long)n->bytes_in, (unsigned long long)n->bytes_out,
+			n->classic ? " (classic wire)" : "");
+}
+
+/* ---- Options. */
 
 static void __attribute__((format(printf, 1, 2), noreturn)) usage_error(const char *fmt, ...)
 {
@@ -271,6 +230,8 @@ static void parse_options(int argc, const char **argv, struct srv_options *opt)
 	free(idle_timeout);
 	poptFreeContext(pc);
 }
+
+/* ---- Listening, the pid file, detaching, signals. */
 
 /* Make one listening socket; 0, or -1 after one line on stderr. */
 static int listen_on(struct server *srv, const struct sockaddr *sa, socklen_t len, int v6only)
@@ -508,6 +469,8 @@ static int setup_signals(struct server *srv)
 	return 0;
 }
 
+/* ---- A process per connection: serve_connection() on a blocking socket. */
+
 /* Socket I/O for serve_connection(). */
 struct sock_ctx {
 	int fd;			/* the connection */
@@ -517,14 +480,6 @@ struct sock_ctx {
 	uint64_t deadline_ns;	/* the wait for a request or its bytes ends, 0: none */
 	uint8_t scratch[SERVE_CHUNK]; /* where discarded bytes go otherwise */
 };
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 /* A request as a whole, and the wait between requests, have deadlines.  A
  * request's runs from its first byte: serve.c says REQUEST again as it
@@ -541,14 +496,6 @@ static void sock_phase(void *ctx, int phase)
 		return;
 	s->phase = phase;
 	s->deadline_ns = secs ? mono_ns() + (uint64_t)secs * 1000000000ULL : 0;
-}
-
-/* Milliseconds from now to t, rounded up (poll wakes at t, not before). */
-static int ms_until(uint64_t t, uint64_t now)
-{
-	uint64_t ms = (t - now + 999999) / 1000000;
-
-	return ms > INT_MAX ? INT_MAX : (int)ms;
 }
 
 /* recv, waiting in poll() until data comes, the deadline (ETIME) or
@@ -625,15 +572,15 @@ static void set_timeouts(int fd, const struct srv_options *opt)
 		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &snd, sizeof(snd));
 }
 
-/* A connection's end, logged with -v, and always when it was trouble. */
-static void log_end(const struct srv_options *opt, const char *peer, enum serve_end end,
-		    const char *why, const struct serve_counts *n)
+void child_setup(const struct server *srv)
 {
-	if (opt->verbose || end == SERVE_PROTOCOL || end == SERVE_TIMEOUT)
-		logline("%s: disconnected (%s): %s; %llu requests, %llu bytes in, %llu bytes out%s",
-			peer, serve_end_name(end), why, (unsigned long long)n->requests,
-			(unsigned long long)n->bytes_in, (unsigned long long)n->bytes_out,
-			n->classic ? " (classic wire)" : "");
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != srv->pid)
+		_exit(1);
+	for (int i = 0; i < srv->nlst; i++)
+		close(srv->lst[i].fd);
+	close(srv->sigfd);
+	if (srv->piddir >= 0)
+		close(srv->piddir);
 }
 
 /* In a connection's process: the signal that stopped it (0: none), and
@@ -661,13 +608,7 @@ static void __attribute__((noreturn)) child_main(const struct server *srv, int f
 	enum serve_end end;
 	char why[256];
 
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != srv->pid)
-		_exit(1);
-	for (int i = 0; i < srv->nlst; i++)
-		close(srv->lst[i].fd);
-	close(srv->sigfd);
-	if (srv->piddir >= 0)
-		close(srv->piddir);
+	child_setup(srv);
 	child_fd = fd;
 	sigemptyset(&stop.sa_mask);
 	sigaction(SIGTERM, &stop, NULL);
@@ -696,6 +637,8 @@ static void __attribute__((noreturn)) child_main(const struct server *srv, int f
 	_exit(end == SERVE_CLOSED ? 0 : 1);
 }
 
+/* ---- The parent: accept, hand over or fork, reap, stop. */
+
 /* Refuse a connection over --max-clients, with a PROTO_ERR_BUSY frame. */
 static void refuse_busy(int fd, const char *peer, int nopen)
 {
@@ -711,7 +654,7 @@ static void refuse_busy(int fd, const char *peer, int nopen)
 	logline("%s: refused: %d connections already (--max-clients)", peer, nopen);
 }
 
-static void track_child(struct server *srv, pid_t pid)
+void track_child(struct server *srv, pid_t pid)
 {
 	for (int i = 0; i < srv->nslots; i++) {
 		if (srv->children[i] == 0) {
@@ -753,48 +696,6 @@ static int reap_children(struct server *srv)
 	return workers;
 }
 
-/* --workers: give an accepted connection to the worker with the fewest,
- * with its peer's name (SCM_RIGHTS over the worker's socket). */
-static void hand_off(struct server *srv, int fd, const char *peer, int nopen)
-{
-	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
-	struct iovec iov = { (void *)peer, strlen(peer) + 1 };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
-			      .msg_controllen = sizeof(cbuf) };
-	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
-	struct wshared *sh = srv->shared;
-	char why[256];
-	int w = 0;
-
-	for (int i = 1; i < srv->opt->workers; i++)
-		if (__atomic_load_n(&sh->per[i], __ATOMIC_RELAXED) <
-		    __atomic_load_n(&sh->per[w], __ATOMIC_RELAXED))
-			w = i;
-	if (sockopts_apply(fd, &srv->opt->so, why, sizeof(why)) < 0) {
-		logline("%s: %s; connection dropped", peer, why);
-		return;
-	}
-	cm->cmsg_level = SOL_SOCKET;
-	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
-	/* counted before the worker can count it out */
-	__atomic_add_fetch(&sh->nconn, 1, __ATOMIC_RELAXED);
-	__atomic_add_fetch(&sh->per[w], 1, __ATOMIC_RELAXED);
-	if (sendmsg(srv->handoff[w], &msg, MSG_DONTWAIT | MSG_NOSIGNAL) < 0) {
-		/* a worker that takes none (stopped, or its queue full) must not
-		 * hold up the server */
-		logline("%s: worker %d takes no connection (%s); connection dropped", peer,
-			(int)srv->children[w], strerror(errno));
-		__atomic_sub_fetch(&sh->nconn, 1, __ATOMIC_RELAXED);
-		__atomic_sub_fetch(&sh->per[w], 1, __ATOMIC_RELAXED);
-		return;
-	}
-	if (srv->opt->verbose)
-		logline("%s: connected (worker %d, %d connections)", peer, (int)srv->children[w],
-			nopen + 1);
-}
-
 /* Accept one connection on a listener.  Returns -1 if accepting should
  * pause (out of file descriptors), 0 otherwise. */
 static int accept_one(struct server *srv, int lfd)
@@ -814,14 +715,14 @@ static int accept_one(struct server *srv, int lfd)
 		return 0;	/* EAGAIN, ECONNABORTED, EINTR, ...: nothing to do */
 	}
 	format_addr((struct sockaddr *)&ss, len, peer, sizeof(peer));
-	nopen = srv->shared ? __atomic_load_n(&srv->shared->nconn, __ATOMIC_RELAXED) : srv->nchildren;
+	nopen = srv->workers ? workers_connections(srv) : srv->nchildren;
 	if (nopen >= srv->opt->max_clients) {
 		refuse_busy(fd, peer, nopen);
 		close(fd);
 		return 0;
 	}
-	if (srv->shared) {
-		hand_off(srv, fd, peer, nopen);
+	if (srv->workers) {
+		workers_hand_off(srv, fd, peer, nopen);
 		close(fd);
 		return 0;
 	}
@@ -854,391 +755,6 @@ static int read_signals(struct server *srv)
 			stop = -1;
 	}
 	return stop;
-}
-
-/* ---- --workers N: N processes, each serving many connections on an
- * event loop (epoll), the protocol fed through serve_input(). */
-
-/* What a worker's epoll events point to: a listener, the signalfd, or a
- * connection (struct wconn, which begins with the same field). */
-enum wkind { W_HANDOFF, W_SIGNAL, W_CONN };
-
-struct wtag {
-	enum wkind kind;
-};
-
-struct wconn {
-	enum wkind kind;	/* W_CONN */
-	int fd;
-	int phase;		/* enum serve_phase of the deadline below */
-	int out_wait;		/* waiting for EPOLLOUT (a reply did not fit) */
-	uint64_t deadline_ns;	/* --idle-timeout / --request-timeout, 0: none */
-	uint64_t stall_ns;	/* --timeout: no progress inside a frame, 0: none */
-	uint8_t *pending;	/* input read while a reply waited to go out */
-	uint32_t pending_off, pending_len;
-	struct wconn *prev, *next;
-	struct serve_conn sc;
-	char peer[INET6_ADDRSTRLEN + 16];
-};
-
-struct worker {
-	const struct server *srv;
-	struct wshared *shared;
-	int idx;		/* this worker's index */
-	int epfd, sigfd;
-	int handoff;		/* where the parent sends accepted connections */
-	struct wtag handoff_tag, sig_tag;
-	struct wconn *conns;	/* every open connection */
-	uint64_t next_check;	/* the earliest deadline may be this soon, 0: none */
-	uint8_t rbuf[SERVE_CHUNK]; /* every connection reads into this */
-};
-
-static const uint8_t zeros[SERVE_CHUNK];
-
-static void w_note_deadline(struct worker *w, uint64_t t)
-{
-	if (t && (!w->next_check || t < w->next_check))
-		w->next_check = t;
-}
-
-/* After progress: a new phase starts its deadline (a request keeps the
- * one of its first byte, as sock_phase does); progress inside a frame
- * pushes the stall deadline on. */
-static void w_progress(struct worker *w, struct wconn *c)
-{
-	const struct srv_options *opt = w->srv->opt;
-	int phase = serve_phase_of(&c->sc);
-	uint64_t now = mono_ns();
-
-	if (phase != c->phase) {
-		int secs = phase == SERVE_PHASE_IDLE ? opt->idle_timeout :
-			   phase == SERVE_PHASE_REQUEST ? opt->request_timeout : 0;
-
-		c->phase = phase;
-		c->deadline_ns = secs ? now + (uint64_t)secs * 1000000000ULL : 0;
-		w_note_deadline(w, c->deadline_ns);
-	}
-	c->stall_ns = phase != SERVE_PHASE_IDLE && opt->timeout ?
-		      now + (uint64_t)opt->timeout * 1000000000ULL : 0;
-	w_note_deadline(w, c->stall_ns);
-}
-
-static void w_close(struct worker *w, struct wconn *c)
-{
-	/* out of the interest list first: closing is not enough while the
-	 * parent may still hold its copy of the descriptor (between its
-	 * sendmsg and its close), and an event would then point to freed c */
-	epoll_ctl(w->epfd, EPOLL_CTL_DEL, c->fd, NULL);
-	close(c->fd);
-	/* counted out before its end is logged, as a connection's process is
-	 * reaped (and counted out) after it logged */
-	__atomic_sub_fetch(&w->shared->per[w->idx], 1, __ATOMIC_RELAXED);
-	__atomic_sub_fetch(&w->shared->nconn, 1, __ATOMIC_RELAXED);
-	log_end(w->srv->opt, c->peer, c->sc.end, c->sc.why, &c->sc.counts);
-	if (c->prev)
-		c->prev->next = c->next;
-	else
-		w->conns = c->next;
-	if (c->next)
-		c->next->prev = c->prev;
-	free(c->pending);
-	free(c);
-}
-
-static void w_events(struct worker *w, struct wconn *c, uint32_t events)
-{
-	struct epoll_event ev = { .events = events, .data.ptr = c };
-
-	epoll_ctl(w->epfd, EPOLL_CTL_MOD, c->fd, &ev);
-}
-
-/* Send what is left of the ready reply: 1 when it is out (or the
- * connection ended), 0 when the socket is full (EPOLLOUT armed). */
-static int w_send(struct worker *w, struct wconn *c)
-{
-	while (c->sc.state == SERVE_S_REPLY) {
-		struct iovec iov[17];
-		struct msghdr msg = { .msg_iov = iov };
-		uint32_t z = c->sc.zeros_left;
-		int n = 0;
-		ssize_t rc;
-
-		if (c->sc.reply_off < c->sc.reply_len)
-			iov[n++] = (struct iovec){ c->sc.reply + c->sc.reply_off,
-						   c->sc.reply_len - c->sc.reply_off };
-		while (z && n < 17) {
-			size_t k = z < sizeof(zeros) ? z : sizeof(zeros);
-
-			iov[n++] = (struct iovec){ (void *)zeros, k };
-			z -= (uint32_t)k;
-		}
-		msg.msg_iovlen = (size_t)n;
-		rc = sendmsg(c->fd, &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
-		if (rc > 0) {
-			serve_sent(&c->sc, (size_t)rc);
-			continue;
-		}
-		if (rc < 0 && errno == EINTR)
-			continue;
-		if (rc < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			if (!c->out_wait) {
-				c->out_wait = 1;
-				w_events(w, c, EPOLLOUT);
-			}
-			return 0;
-		}
-		serve_fail(&c->sc, rc == 0 ? ECONNRESET : errno);
-	}
-	if (c->out_wait) {
-		c->out_wait = 0;
-		w_events(w, c, EPOLLIN);
-	}
-	return 1;
-}
-
-/* Feed input to the protocol, sending each reply as it is ready.  Input
- * left when a reply cannot go out waits in c->pending (buf may be the
- * rest of c->pending itself).  0, or -1 when the connection ended. */
-static int w_feed(struct worker *w, struct wconn *c, const uint8_t *buf, size_t len)
-{
-	int from_pending = c->pending && buf == c->pending + c->pending_off;
-	size_t off = 0;
-
-	for (;;) {
-		off += serve_input(&c->sc, buf + off, len - off);
-		if (c->sc.state == SERVE_S_REPLY && !w_send(w, c))
-			break;
-		if (c->sc.state == SERVE_S_DONE) {
-			c->sc.counts.bytes_in += len - off;	/* read past the end */
-			w_close(w, c);
-			return -1;
-		}
-		if (off >= len)
-			break;
-	}
-	if (from_pending) {
-		c->pending_off += (uint32_t)off;
-		if (c->pending_off == c->pending_len) {
-			free(c->pending);
-			c->pending = NULL;
-		}
-	} else if (off < len) {
-		c->pending = malloc(len - off);
-		if (!c->pending) {
-			serve_fail(&c->sc, ENOMEM);
-			w_close(w, c);
-			return -1;
-		}
-		memcpy(c->pending, buf + off, len - off);
-		c->pending_off = 0;
-		c->pending_len = (uint32_t)(len - off);
-	}
-	w_progress(w, c);
-	return 0;
-}
-
-static void w_readable(struct worker *w, struct wconn *c)
-{
-	uint32_t drop = serve_want_discard(&c->sc);
-	ssize_t rc;
-
-	if (drop) {	/* a payload: dropped in the kernel (TCP's MSG_TRUNC) */
-		rc = recv(c->fd, w->rbuf, drop < sizeof(w->rbuf) ? drop : sizeof(w->rbuf),
-			  MSG_TRUNC | MSG_DONTWAIT);
-		if (rc > 0) {
-			serve_dropped(&c->sc, (uint32_t)rc);
-			w_feed(w, c, w->rbuf, 0);
-			return;
-		}
-	} else {
-		rc = recv(c->fd, w->rbuf, sizeof(w->rbuf), MSG_DONTWAIT);
-		if (rc > 0) {
-			w_feed(w, c, w->rbuf, (size_t)rc);
-			return;
-		}
-	}
-	if (rc < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
-		return;
-	if (rc == 0)
-		serve_eof(&c->sc);
-	else
-		serve_fail(&c->sc, errno);
-	w_close(w, c);
-}
-
-static void w_writable(struct worker *w, struct wconn *c)
-{
-	if (!w_send(w, c)) {
-		w_progress(w, c);
-		return;
-	}
-	if (c->sc.state == SERVE_S_DONE) {
-		w_close(w, c);
-		return;
-	}
-	if (c->pending)
-		w_feed(w, c, c->pending + c->pending_off, c->pending_len - c->pending_off);
-	else
-		w_progress(w, c);
-}
-
-/* Take the connections the parent handed over: a descriptor and the
- * peer's name a message.  -1 when the parent is gone. */
-static int w_take(struct worker *w)
-{
-	for (;;) {
-		char cbuf[CMSG_SPACE(sizeof(int))], peer[sizeof(((struct wconn *)0)->peer)] = { 0 };
-		struct iovec iov = { peer, sizeof(peer) - 1 };
-		struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
-				      .msg_controllen = sizeof(cbuf) };
-		struct cmsghdr *cm;
-		struct epoll_event ev;
-		struct wconn *c;
-		ssize_t rc;
-		int fd = -1;
-
-		rc = recvmsg(w->handoff, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
-		cm = rc > 0 ? CMSG_FIRSTHDR(&msg) : NULL;
-		if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS)
-			memcpy(&fd, CMSG_DATA(cm), sizeof(int));
-		if (fd < 0) {
-			if (rc < 0 && (errno == EAGAIN || errno == EINTR))
-				return 0;
-			return -1;	/* the parent closed its end */
-		}
-		c = calloc(1, sizeof(*c));
-		if (!c) {
-			logline("worker: out of memory");
-			_exit(1);
-		}
-		memcpy(c->peer, peer, sizeof(peer));
-		c->kind = W_CONN;
-		c->fd = fd;
-		c->phase = -1;
-		serve_init(&c->sc);
-		c->next = w->conns;
-		if (w->conns)
-			w->conns->prev = c;
-		w->conns = c;
-		ev = (struct epoll_event){ .events = EPOLLIN, .data.ptr = c };
-		epoll_ctl(w->epfd, EPOLL_CTL_ADD, fd, &ev);
-		w_progress(w, c);
-	}
-}
-
-/* The deadlines that passed end their connections; the next is noted. */
-static void w_expire(struct worker *w, uint64_t now)
-{
-	struct wconn *c, *next;
-
-	w->next_check = 0;
-	for (c = w->conns; c; c = next) {
-		next = c->next;
-		if (c->deadline_ns && now >= c->deadline_ns) {
-			serve_fail(&c->sc, ETIME);
-			w_close(w, c);
-		} else if (c->stall_ns && now >= c->stall_ns) {
-			serve_fail(&c->sc, EAGAIN);
-			w_close(w, c);
-		} else {
-			w_note_deadline(w, c->deadline_ns);
-			w_note_deadline(w, c->stall_ns);
-		}
-	}
-}
-
-/* A stop signal: every connection ends, logged as a process-per-connection
- * server logs it. */
-static void w_stop(struct worker *w, int sig)
-{
-	while (w->conns) {
-		struct wconn *c = w->conns;
-		int between = c->sc.state == SERVE_S_HEADER && c->sc.have == 0;
-
-		snprintf(c->sc.why, sizeof(c->sc.why), "stopped by %s %s", strsignal(sig),
-			 between ? "between requests" : "inside a frame");
-		c->sc.end = SERVE_STOPPED;
-		w_close(w, c);
-	}
-}
-
-static void __attribute__((noreturn)) worker_main(const struct server *srv, int idx, int handoff)
-{
-	struct worker *w = calloc(1, sizeof(*w));
-	struct epoll_event evs[128];
-	sigset_t stop_sigs;
-	int stop = 0;
-
-	if (!w || prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != srv->pid)
-		_exit(1);
-	close(srv->sigfd);
-	if (srv->piddir >= 0)
-		close(srv->piddir);
-	for (int i = 0; i < srv->nlst; i++)
-		close(srv->lst[i].fd);
-	for (int i = 0; i < idx; i++)
-		close(srv->handoff[i]);
-	w->srv = srv;
-	w->shared = srv->shared;
-	w->idx = idx;
-	w->handoff = handoff;
-	sigemptyset(&stop_sigs);
-	sigaddset(&stop_sigs, SIGTERM);
-	sigaddset(&stop_sigs, SIGINT);
-	sigaddset(&stop_sigs, SIGHUP);
-	w->sigfd = signalfd(-1, &stop_sigs, SFD_NONBLOCK | SFD_CLOEXEC);
-	w->epfd = epoll_create1(EPOLL_CLOEXEC);
-	if (w->sigfd < 0 || w->epfd < 0) {
-		logline("worker: %s", strerror(errno));
-		_exit(1);
-	}
-	w->sig_tag.kind = W_SIGNAL;
-	epoll_ctl(w->epfd, EPOLL_CTL_ADD, w->sigfd,
-		  &(struct epoll_event){ .events = EPOLLIN, .data.ptr = &w->sig_tag });
-	w->handoff_tag.kind = W_HANDOFF;
-	epoll_ctl(w->epfd, EPOLL_CTL_ADD, w->handoff,
-		  &(struct epoll_event){ .events = EPOLLIN, .data.ptr = &w->handoff_tag });
-	while (!stop) {
-		int timeout = -1, n;
-
-		if (w->next_check) {
-			uint64_t now = mono_ns();
-
-			timeout = now >= w->next_check ? 0 : ms_until(w->next_check, now);
-		}
-		n = epoll_wait(w->epfd, evs, (int)(sizeof(evs) / sizeof(evs[0])), timeout);
-		if (n < 0 && errno != EINTR) {
-			logline("worker: epoll_wait: %s", strerror(errno));
-			_exit(1);
-		}
-		for (int i = 0; i < n; i++) {
-			struct wtag *t = evs[i].data.ptr;
-
-			if (t->kind == W_HANDOFF) {
-				if (w_take(w) < 0)
-					stop = SIGTERM;	/* the parent is gone */
-			} else if (t->kind == W_SIGNAL) {
-				struct signalfd_siginfo si;
-
-				if (read(w->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
-					stop = (int)si.ssi_signo;
-			} else {
-				struct wconn *c = (struct wconn *)t;
-
-				/* a connection closed while handling this batch
-				 * had its one event in it already: no event
-				 * points to freed memory */
-				if (c->out_wait)
-					w_writable(w, c);
-				else
-					w_readable(w, c);
-			}
-		}
-		if (w->next_check && mono_ns() >= w->next_check)
-			w_expire(w, mono_ns());
-	}
-	w_stop(w, stop);
-	_exit(0);
 }
 
 static int serve(struct server *srv)
@@ -1341,58 +857,11 @@ static int start(struct server *srv)
 	return 0;
 }
 
-/* --workers: descriptors for every connection a worker may take. */
-static void raise_fd_limit(void)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
-	}
-}
-
-/* --workers N: fork them, each with a socket the parent hands accepted
- * connections over; 0, or -1 after a message. */
-static int start_workers(struct server *srv)
-{
-	for (int i = 0; i < srv->opt->workers; i++) {
-		int sv[2];
-		pid_t pid;
-
-		if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
-			logline("socketpair: %s", strerror(errno));
-			return -1;
-		}
-		pid = fork();
-		if (pid == 0) {
-			close(sv[0]);
-			worker_main(srv, i, sv[1]);
-		}
-		close(sv[1]);
-		if (pid < 0) {
-			close(sv[0]);
-			logline("fork: %s", strerror(errno));
-			return -1;
-		}
-		srv->handoff[i] = sv[0];
-		track_child(srv, pid);
-	}
-	if (srv->opt->verbose)
-		logline("%d workers, each serving its connections on an event loop",
-			srv->opt->workers);
-	return 0;
-}
-
 int main(int argc, const char **argv)
 {
 	struct srv_options opt;
 	struct server srv = { .opt = &opt, .sigfd = -1, .piddir = -1 };
-	struct wshared *shared = NULL;
 	int stop = 0, nconn, status = 1;
-
-	for (int i = 0; i < MAX_WORKERS; i++)
-		srv.handoff[i] = -1;
 
 	parse_options(argc, argv, &opt);
 	srv.nslots = opt.workers ? opt.workers : opt.max_clients;
@@ -1401,27 +870,18 @@ int main(int argc, const char **argv)
 		fprintf(stderr, PROGNAME ": out of memory\n");
 		goto out;
 	}
-	if (opt.workers) {
-		shared = mmap(NULL, sizeof(*shared), PROT_READ | PROT_WRITE,
-			      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-		if (shared == MAP_FAILED) {
-			fprintf(stderr, PROGNAME ": mmap: %s\n", strerror(errno));
-			shared = NULL;
-			goto out;
-		}
-		raise_fd_limit();
-		srv.shared = shared;
-	}
+	if (opt.workers && workers_init(&srv) < 0)
+		goto out;
 	if (start(&srv) < 0)
 		goto out;
-	if (opt.workers && start_workers(&srv) < 0) {
+	if (srv.workers && workers_start(&srv) < 0) {
 		stop_children(&srv);
 		remove_pid_file(&srv);
 		goto out;
 	}
 	stop = serve(&srv);
 	close_listeners(&srv);
-	nconn = shared ? __atomic_load_n(&shared->nconn, __ATOMIC_RELAXED) : srv.nchildren;
+	nconn = srv.workers ? workers_connections(&srv) : srv.nchildren;
 	stop_children(&srv);
 	remove_pid_file(&srv);
 	if (opt.verbose || !stop)
@@ -1434,11 +894,7 @@ out:
 		close(srv.sigfd);
 	if (srv.piddir >= 0)
 		close(srv.piddir);
-	for (int i = 0; i < MAX_WORKERS; i++)
-		if (srv.handoff[i] >= 0)
-			close(srv.handoff[i]);
-	if (shared)
-		munmap(shared, sizeof(*shared));
+	workers_free(&srv);
 	free(srv.children);
 	free_options(&opt);
 	return status;
