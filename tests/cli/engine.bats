@@ -49,9 +49,12 @@ last_ops() {
 	[ "$(jq '.results.idle_clients' "$T/engine.json")" -eq 0 ]
 	[ "$(jq '.results.failed_clients' "$T/engine.json")" -eq 0 ]
 	[ "$(jq '.results.ops' "$T/engine.json")" -gt 0 ]
-	run "$TBENCH" -c "$T/client.txt" -t 3 --json "$T/procs.json" 16 "127.0.0.1:$PORT"
-	[ "$status" -eq 0 ]
-	diff <(json_shape "$T/procs.json") <(json_shape "$T/engine.json")
+	# (16 processes of a client each: tbench.bats' runs, under ASan too)
+	if ! in_sanitizer_pass; then
+		run "$TBENCH" -c "$T/client.txt" -t 3 --json "$T/procs.json" 16 "127.0.0.1:$PORT"
+		[ "$status" -eq 0 ]
+		diff <(json_shape "$T/procs.json") <(json_shape "$T/engine.json")
+	fi
 	assert_run_gone
 }
 

@@ -40,6 +40,14 @@ sanitizer_pass_one() {
 	fi
 }
 
+# in_sanitizer_pass: true in the sanitizer pass.  A test's part that only
+# repeats C paths other tests of that pass run (a run in another mode made
+# to compare with: a process per client beside the engine's clients) runs
+# `if ! in_sanitizer_pass; then ... fi`: the first pass runs all of it.
+in_sanitizer_pass() {
+	[ -n "${DBENCH_SANITIZER_PASS:-}" ]
+}
+
 # skip_file WHY: in setup_file, where bats 1.8 cannot skip (a skip there
 # fails the file): every test of the file skips with WHY, as the file's
 # setup calls file_skipped first.

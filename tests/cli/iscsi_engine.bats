@@ -62,9 +62,12 @@ sessions_up() {
 	[ "$(jq '.results.failed_clients' "$T/engine.json")" -eq 0 ]
 	# the latency runs from submit to completion: it is there, and sane
 	assert_max_latency_at_least "$T/engine.json" 1
-	iscsi_dbench -c "$T/iscsi-randread.load" --run-once --json "$T/procs.json" 16
-	[ "$status" -eq 0 ]
-	diff <(json_shape "$T/procs.json") <(json_shape "$T/engine.json")
+	# (16 processes of a client each: iscsi.bats' runs, under ASan too)
+	if ! in_sanitizer_pass; then
+		iscsi_dbench -c "$T/iscsi-randread.load" --run-once --json "$T/procs.json" 16
+		[ "$status" -eq 0 ]
+		diff <(json_shape "$T/procs.json") <(json_shape "$T/engine.json")
+	fi
 	assert_no_procs
 }
 
@@ -86,6 +89,7 @@ sessions_up() {
 }
 
 @test "iscsi engine: shared sessions, every READ10 checked, 0 mismatches" {
+	sanitizer_pass_skip "a shared session's READ10s are checked in the --iodepth test (2 x 4 clients a shared session); one command at a time on it is the session-mode test's"
 	iscsi_dbench -c "$T/iscsi-randread.load" --run-once --clients-per-process 16 \
 		--iscsi-session shared --json "$T/shared.json" 2
 	[ "$status" -eq 0 ]
@@ -147,9 +151,12 @@ sessions_up() {
 	[ "$(jq -r '.environment.options.iodepth' "$T/depth.json")" = 8 ]
 	[ "$(jq '.results.failed_clients' "$T/depth.json")" -eq 0 ]
 	assert_max_latency_at_least "$T/depth.json" 1
-	iscsi_dbench -c "$T/iscsi-randread.load" --run-once --json "$T/one.json" 1
-	[ "$status" -eq 0 ]
-	diff <(json_shape "$T/one.json") <(json_shape "$T/depth.json" | grep -vx 'environment.options.iodepth')
+	# (a client at depth 1: iscsi.bats' runs, under ASan too)
+	if ! in_sanitizer_pass; then
+		iscsi_dbench -c "$T/iscsi-randread.load" --run-once --json "$T/one.json" 1
+		[ "$status" -eq 0 ]
+		diff <(json_shape "$T/one.json") <(json_shape "$T/depth.json" | grep -vx 'environment.options.iodepth')
+	fi
 	# per client, with --clients-per-process: 2 x 4 clients, 8 each
 	iscsi_dbench -c "$T/iscsi-randread.load" --run-once --clients-per-process 4 --iscsi-session shared \
 		--iodepth 8 2

@@ -18,11 +18,22 @@ setup() {
 	tb_setup
 }
 
+# same_in_both_modes WHAT: in the sanitizer pass, the fork mode (this file
+# as tbench_srv.bats) skips a test whose C code is the same with --workers
+# (WHAT): tbench_srv_workers.bats runs the test under ASan.  The fork
+# mode's own code (a process a connection: serve_connection, its receive
+# timeouts, hand-off, reaping, stopping) keeps its tests there.
+same_in_both_modes() {
+	[ -n "${TB_WORKERS:-}" ] ||
+		sanitizer_pass_skip "$1 is the same code with --workers: tbench_srv_workers.bats runs this test"
+}
+
 teardown() {
 	tb_teardown
 }
 
 @test "tbench_srv: --help lists the options, --version names the protocol" {
+	same_in_both_modes "--help and --version"
 	run "$TBENCH_SRV" --help
 	[ "$status" -eq 0 ]
 	for o in --port --bind --socket-options --max-clients --timeout --daemon --workers \
@@ -35,6 +46,7 @@ teardown() {
 }
 
 @test "tbench_srv: bad command lines get one line and exit 2" {
+	same_in_both_modes "the option parser"
 	for args in "--port 70000" "--port x" "--bogus" "extra" "--max-clients 0" \
 		    "--timeout -1" "--request-timeout x" "--idle-timeout -1" "-t FOO" "-T SO_SNDBUF" "-t SO_RCVBUF=abc" \
 		    "-t TCP_NODELAY=2" "--daemon --foreground" "--workers 257" "--workers -1"; do
@@ -48,6 +60,7 @@ teardown() {
 }
 
 @test "tbench_srv: an address it cannot use is one line and exit 1" {
+	same_in_both_modes "opening the listeners"
 	run "$TBENCH_SRV" -b no.such.host.invalid -p 0
 	[ "$status" -eq 1 ]
 	[ "${#lines[@]}" -eq 1 ]
@@ -70,6 +83,7 @@ teardown() {
 }
 
 @test "tbench_srv: serves on ::1" {
+	same_in_both_modes "an IPv6 listener (a connection is served as in the 127.0.0.1 test)"
 	have_ipv6 || skip "no IPv6 loopback"
 	start_srv -b ::1
 	grep -q "listening on \[::1\]:$PORT" "$T/srv.log"
@@ -81,6 +95,7 @@ teardown() {
 }
 
 @test "tbench_srv: without -b it serves IPv4 and IPv6 on one port" {
+	same_in_both_modes "opening the listeners"
 	start_srv
 	run abuse 127.0.0.1 ping 5
 	echo "$output"
@@ -95,6 +110,7 @@ teardown() {
 }
 
 @test "tbench_srv: -p takes a fixed port; two -b share it" {
+	same_in_both_modes "opening the listeners"
 	have_ipv6 || skip "no IPv6 loopback"
 	port=$("$TBENCH_ABUSE" free-port 127.0.0.1)
 	start_srv -b 127.0.0.1 -b ::1 -p "$port"
@@ -107,6 +123,7 @@ teardown() {
 }
 
 @test "tbench_srv: socket options are applied and logged nowhere as errors" {
+	same_in_both_modes "the socket options (sockopts_apply)"
 	start_srv -b 127.0.0.1 -t "TCP_NODELAY,SO_SNDBUF=65536" -T "SO_RCVBUF=131072 SO_KEEPALIVE"
 	run abuse 127.0.0.1 ping 20 100 200000
 	[ "$status" -eq 0 ]
@@ -146,6 +163,7 @@ teardown() {
 }
 
 @test "tbench_srv: protocol errors are logged without -v too" {
+	same_in_both_modes "the end-of-connection log line (log_end)"
 	"$TBENCH_SRV" -b 127.0.0.1 -p 0 --pid-file "$T/srv.pid" 2>"$T/srv.log" 3>&- &
 	wait_for -t 5 "tbench_srv's pid file" test -s "$T/srv.pid"
 	SRV_PID=$(cat "$T/srv.pid")
@@ -290,6 +308,7 @@ two_bytes_read() {
 }
 
 @test "tbench_srv: SIGINT stops it as SIGTERM does" {
+	same_in_both_modes "the parent's signal handling (the SIGTERM test stops the connection processes)"
 	start_srv -b 127.0.0.1
 	run abuse 127.0.0.1 ping 3
 	[ "$status" -eq 0 ]
@@ -313,6 +332,7 @@ two_bytes_read() {
 }
 
 @test "tbench_srv: --daemon detaches, writes its pid file, stops on SIGTERM" {
+	same_in_both_modes "--daemon and the pid file"
 	mkdir "$T/cwd"
 	cd "$T/cwd"
 	# Its stderr (kept for the log) must not be bats's pipe.
@@ -334,6 +354,7 @@ two_bytes_read() {
 }
 
 @test "tbench_srv: it writes no file but its pid file" {
+	same_in_both_modes "the pid file"
 	mkdir "$T/cwd"
 	cd "$T/cwd"
 	start_srv -b 127.0.0.1
@@ -379,6 +400,7 @@ two_bytes_read() {
 }
 
 @test "tbench_srv: dbench's clients, a process each and many a process, on both wires: 0 mismatches" {
+	same_in_both_modes "the frame state machine (serve.c; a process's request loop runs in the 127.0.0.1 and bad-frame tests)"
 	start_srv -b 127.0.0.1
 	for args in "4" "--clients-per-process 8 2" "--wire classic 3" \
 		    "--wire classic --clients-per-process 4 2"; do
