@@ -60,6 +60,12 @@ dbench_started_or_ended() {
 	dbench_started || ! kill -0 "$TO_PID" 2>/dev/null
 }
 
+# first_client: dbench (DB_PID) has a client; victim is the first one's pid.
+first_client() {
+	victim=$(pgrep -P "$DB_PID" | head -1)
+	[ -n "$victim" ]
+}
+
 # progress_lines_over N: $T/out has more than N progress lines.
 progress_lines_over() {
 	[ "$(grep -c "MB/sec" "$T/out")" -gt "$1" ]
@@ -182,7 +188,7 @@ twenty_forked() {
 		# loaded machine too (the other client ends the run at -t)
 		start_dbench -D "$T/d" -c "$T/slow.txt" -t 10 --json "$T/r.json" 2
 		wait_running "$T/out"
-		victim=$(pgrep -P "$DB_PID" | head -1)
+		wait_for "a client of dbench $DB_PID" first_client
 		kill -"$sig" "$victim"
 		wait_dbench
 		[ "$rc" -eq 1 ]
