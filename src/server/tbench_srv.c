@@ -489,8 +489,7 @@ struct sock_ctx {
 static void sock_phase(void *ctx, int phase)
 {
 	struct sock_ctx *s = ctx;
-	int secs = phase == SERVE_PHASE_IDLE ? s->opt->idle_timeout :
-		   phase == SERVE_PHASE_REQUEST ? s->opt->request_timeout : 0;
+	int secs = phase_timeout(s->opt, phase);
 
 	if (phase == SERVE_PHASE_REQUEST && s->phase == SERVE_PHASE_REQUEST)
 		return;
@@ -782,18 +781,10 @@ static int serve(struct server *srv)
 	}
 }
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 /* Stop every child: SIGTERM, a grace period, then SIGKILL; reap all. */
 static void stop_children(struct server *srv)
 {
-	uint64_t deadline = now_ms() + STOP_GRACE_MS;
+	uint64_t deadline = mono_ns() + STOP_GRACE_MS * 1000000ULL;
 
 	srv->stopping = 1;
 	for (int i = 0; i < srv->nslots; i++)
@@ -801,11 +792,11 @@ static void stop_children(struct server *srv)
 			kill(srv->children[i], SIGTERM);
 	while (srv->nchildren > 0) {
 		struct pollfd pfd = { .fd = srv->sigfd, .events = POLLIN };
-		uint64_t now = now_ms();
+		uint64_t now = mono_ns();
 
 		if (now >= deadline)
 			break;
-		poll(&pfd, 1, (int)(deadline - now));
+		poll(&pfd, 1, ms_until(deadline, now));
 		read_signals(srv);
 	}
 	for (int i = 0; i < srv->nslots; i++) {

@@ -79,6 +79,14 @@ void track_child(struct server *srv, pid_t pid);
  * gone already) and close the parent's descriptors. */
 void child_setup(const struct server *srv);
 
+/* The deadline a connection gets entering phase (enum serve_phase): its
+ * seconds from the options, 0: none. */
+static inline int phase_timeout(const struct srv_options *opt, int phase)
+{
+	return phase == SERVE_PHASE_IDLE ? opt->idle_timeout :
+	       phase == SERVE_PHASE_REQUEST ? opt->request_timeout : 0;
+}
+
 static inline uint64_t mono_ns(void)
 {
 	struct timespec ts;

@@ -206,8 +206,7 @@ static void w_progress(struct worker *w, struct wconn *c)
 	int phase = serve_phase_of(&c->sc);
 
 	if (phase != c->phase) {
-		int secs = phase == SERVE_PHASE_IDLE ? opt->idle_timeout :
-			   phase == SERVE_PHASE_REQUEST ? opt->request_timeout : 0;
+		int secs = phase_timeout(opt, phase);
 
 		c->phase = phase;
 		c->deadline_ns = secs ? w->now + (uint64_t)secs * 1000000000ULL : 0;
