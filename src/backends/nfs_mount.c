@@ -398,13 +398,12 @@ struct nfs_context *nfs_mount_export(const struct nfs_options *o, struct client 
 		const char *hint = "";
 		int port = o->mount_port_num ? o->mount_port_num : 111;
 		char why[128] = "";
+		bool ignored;
 
-		bool ans;
-
+		if (!answered)
+			answered = &ignored;
 		if (o->version == 4) {
-			ans = mount4_error(o, server, export, text, err, errlen);
-			if (answered)
-				*answered = ans;
+			*answered = mount4_error(o, server, export, text, err, errlen);
 			goto fail;
 		}
 
@@ -419,8 +418,7 @@ struct nfs_context *nfs_mount_export(const struct nfs_options *o, struct client 
 		} else {
 			hint = " (is it exported to this client?)";
 		}
-		if (answered)
-			*answered = !why[0] && !no_answer(text);
+		*answered = !why[0] && !no_answer(text);
 		if (why[0])
 			snprintf(err, errlen, "nfs: cannot mount %s:%s: no answer on port %d (%s): %s",
 				 server, export, port,
