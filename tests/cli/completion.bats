@@ -65,8 +65,15 @@ help_backends() {
 		grep -Ev 'cannot be used|not installed' | awk '{ print $1 }' | sort
 }
 
-@test "completion: dbench's options are --help's core options and the default backend's" {
+# The completion is shell: in the sanitizer pass, the tests whose C is
+# dbench's and tbench's --help and -B NAME --help skip (backends.bats and
+# modules.bats run those).
+dbench_help_is_elsewhere() {
 	sanitizer_pass_skip "the completion is shell; the C it runs, dbench's and tbench's --help and -B NAME --help, is backends.bats' and modules.bats'"
+}
+
+@test "completion: dbench's options are --help's core options and the default backend's" {
+	dbench_help_is_elsewhere
 	local help want got
 	help=$("$DBENCH" --help)
 	want=$(help_options '^Options:$' '^Help options:$' '^fileio backend options' \
@@ -86,7 +93,7 @@ help_backends() {
 }
 
 @test "completion: -B offers --help's backends, and each backend's own options follow -B" {
-	sanitizer_pass_skip "the completion is shell; the C it runs, dbench's and tbench's --help and -B NAME --help, is backends.bats' and modules.bats'"
+	dbench_help_is_elsewhere
 	local help names name want got n=0
 	help=$("$DBENCH" --help)
 	names=$(help_backends <<<"$help")
@@ -112,7 +119,7 @@ help_backends() {
 }
 
 @test "completion: an option's value: the words its placeholder lists, files, directories" {
-	sanitizer_pass_skip "the completion is shell; the C it runs, dbench's and tbench's --help and -B NAME --help, is backends.bats' and modules.bats'"
+	dbench_help_is_elsewhere
 	local got
 	if "$DBENCH" --help | grep -q -- '--nfs-version=3|4'; then
 		[ "$(complete_words dbench -B nfs --nfs-version '' | tr '\n' ' ')" = "3 4 " ]
